@@ -1,0 +1,47 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { InputError } from '../engine/loader.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  /** True when --help was given: the caller prints `usage` and exits 0. */
+  help: boolean;
+}
+
+/** Parses a command's arguments strictly; unknown flags and missing values are InputErrors. */
+export function parse(argv: string[], options: Options, command: string): Parsed {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Parsed['values'], positionals, help: values.help === true };
+  } catch (err) {
+    throw new InputError(`${command}: ${(err as Error).message.split('\n')[0]} (see arcgraph ${command} --help)`);
+  }
+}
+
+/** A numeric option: integer unless `real`, within [min, max]; undefined when absent. */
+export function numberOption(values: Parsed['values'], name: string, opts: { min?: number; max?: number; real?: boolean } = {}): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  const ok = typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(n) && (opts.real || Number.isInteger(n));
+  if (!ok || (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) {
+    const range = opts.min !== undefined || opts.max !== undefined ? ` in ${opts.min ?? '-inf'}..${opts.max ?? 'inf'}` : '';
+    throw new InputError(`--${name} must be ${opts.real ? 'a number' : 'an integer'}${range}, got '${String(raw)}'`);
+  }
+  return n;
+}
+
+/** Exactly one positional argument, named `what` in the error. */
+export function onePositional(p: Parsed, what: string, command: string): string {
+  if (p.positionals.length !== 1) {
+    throw new InputError(`${command}: expected one ${what}, got ${p.positionals.length ? p.positionals.join(' ') : 'none'} (see arcgraph ${command} --help)`);
+  }
+  return p.positionals[0];
+}

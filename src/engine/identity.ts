@@ -1,0 +1,50 @@
+import xxhash from 'xxhash-wasm';
+
+/** A 64-bit state fingerprint split in two unsigned 32-bit halves (typed-array friendly). */
+export interface Fingerprint {
+  lo: number;
+  hi: number;
+}
+
+type Hasher = Awaited<ReturnType<typeof xxhash>>;
+let hasher: Hasher | undefined;
+
+/** Loads the xxHash WebAssembly module once per thread; call before `fingerprint`. */
+export async function initIdentity(): Promise<void> {
+  hasher ??= await xxhash();
+}
+
+function ready(): Hasher {
+  if (!hasher) throw new Error('identity not initialised: await initIdentity() first');
+  return hasher;
+}
+
+/** xxHash64 (seed 0) of canonical state bytes, as a bigint. */
+export function hash64(bytes: Uint8Array): bigint {
+  return ready().h64Raw(bytes);
+}
+
+/** xxHash64 of the bytes written into `out` (no allocation on the hot path). */
+export function fingerprintInto(bytes: Uint8Array, out: Fingerprint): Fingerprint {
+  const h = ready().h64Raw(bytes);
+  out.lo = Number(BigInt.asUintN(32, h));
+  out.hi = Number(h >> 32n);
+  return out;
+}
+
+export function fingerprint(bytes: Uint8Array): Fingerprint {
+  return fingerprintInto(bytes, { lo: 0, hi: 0 });
+}
+
+/** 16 hex digits, as printed in reports and exports. */
+export function fingerprintHex(lo: number, hi: number): string {
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+/**
+ * Probability that some pair of the `distinct` states shares a 64-bit fingerprint, given
+ * `generated` successor computations (as TLC reports it: d*(g-d)/2^64), capped at 1.
+ */
+export function collisionProbability(distinct: number, generated: number): number {
+  return Math.min(1, (distinct * Math.max(0, generated - distinct)) / 2 ** 64);
+}

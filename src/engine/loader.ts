@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SUITE } from '../../games/index.js';
+import { validateGame, type Game } from './game.js';
+
+/** A game and the module it came from, so worker threads can load the same game. */
+export interface LoadedGame {
+  game: Game;
+  /** Absolute path of a JavaScript module whose default export is the game. */
+  module: string;
+}
+
+/** Bad input from the user (unknown game, invalid module...): reported as one line, exit code 2. */
+export class InputError extends Error {}
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The package root, whether running from `src/` (tests) or `dist/src/` (built). */
+export const PACKAGE_ROOT = here.includes(`${join('dist', 'src')}`) ? resolve(here, '../../..') : resolve(here, '../..');
+
+/**
+ * Maps a module path to something Node can import in a worker thread: TypeScript sources of this
+ * package (as run by vitest) are mapped to their compiled twin under dist/.
+ */
+export function runnableModule(path: string): string {
+  if (!path.endsWith('.ts')) return path;
+  const rel = relative(PACKAGE_ROOT, path);
+  const built = join(PACKAGE_ROOT, 'dist', rel.replace(/\.ts$/, '.js'));
+  if (!existsSync(built)) throw new Error(`${path} has no compiled twin at ${built}: run npm run build`);
+  return built;
+}
+
+/** The compiled module of a suite game (suite games always run from dist/, built by npm install). */
+export function suiteModule(id: string): string | undefined {
+  const entry = SUITE[id.toLowerCase()];
+  return entry && join(PACKAGE_ROOT, 'dist', 'games', entry);
+}
+
+/** Loads a suite game by id, or a game module by path (its default export). */
+export async function loadGame(ref: string): Promise<LoadedGame> {
+  const suite = suiteModule(ref);
+  const looksLikePath = /[\\/]|\.[cm]?js$/.test(ref);
+  if (!suite && !looksLikePath) {
+    throw new InputError(`unknown game '${ref}': suite games are ${Object.keys(SUITE).join(', ') || '(none)'}, or give a path to a JavaScript module`);
+  }
+  const module = suite ?? resolve(ref);
+  if (!suite && !existsSync(module)) throw new InputError(`no such game module: ${ref}`);
+  let exports: Record<string, unknown>;
+  try {
+    exports = await import(pathToFileURL(runnableModule(module)).href);
+  } catch (err) {
+    throw new InputError(`cannot load game module ${ref}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (exports.default === undefined) throw new InputError(`${ref} has no default export: export the game as default`);
+  try {
+    return { game: validateGame(exports.default, ref), module: runnableModule(module) };
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
+}
+
+/** Loads a game module known to be valid (in a worker thread), cached per module path. */
+const cache = new Map<string, Promise<Game>>();
+export function loadGameModule(module: string): Promise<Game> {
+  let game = cache.get(module);
+  if (!game) {
+    game = import(pathToFileURL(module).href).then((m) => validateGame(m.default, module));
+    cache.set(module, game);
+  }
+  return game;
+}

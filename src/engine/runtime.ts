@@ -1,0 +1,131 @@
+import { ACTION_NAMES, GRID, GameAction, type Action } from './actions.js';
+import type { Frame, Game } from './game.js';
+
+export type SessionState = 'NOT_PLAYED' | 'NOT_FINISHED' | 'WIN' | 'GAME_OVER';
+
+/** The ARC-AGI-3 step result, with frames kept as typed arrays (see `frameDataToJson`). */
+export interface FrameData {
+  game_id: string;
+  frame: Frame[];
+  state: SessionState;
+  levels_completed: number;
+  win_levels: number;
+  action_input: { id: GameAction; data: { x?: number; y?: number } };
+  full_reset: boolean;
+  available_actions: number[];
+}
+
+/** A user error in a session (unavailable action, action after GAME_OVER...): one clear line. */
+export class ActionError extends Error {}
+
+/**
+ * Wraps a game into an ARC-AGI-3 session: RESET rules, level progression, WIN after the last
+ * level, GAME_OVER. `startLevel` lets a developer begin at a later level; a full reset returns
+ * there, with the earlier levels counted as completed.
+ */
+export class Session<S = unknown> {
+  private level: number;
+  private current: S;
+  private actionsThisLevel = 0;
+  private state: SessionState = 'NOT_PLAYED';
+  private completed: number;
+  /** Actions taken since the session began (RESET included), for status lines. */
+  actionCount = 0;
+
+  constructor(
+    readonly game: Game<S>,
+    readonly startLevel = 1,
+  ) {
+    if (!Number.isInteger(startLevel) || startLevel < 1 || startLevel > game.levels) {
+      throw new ActionError(`level ${startLevel} does not exist: ${game.id} has levels 1..${game.levels}`);
+    }
+    this.level = startLevel;
+    this.completed = startLevel - 1;
+    this.current = game.init(startLevel);
+  }
+
+  get currentLevel(): number {
+    return this.level;
+  }
+
+  get gameState(): S {
+    return this.current;
+  }
+
+  get sessionState(): SessionState {
+    return this.state;
+  }
+
+  /** Applies one action (RESET included) and returns the FrameData the ARC API would. */
+  act(action: Action): FrameData {
+    const { game } = this;
+    if (action.id === GameAction.RESET) return this.reset(action);
+    if (!game.actions.includes(action.id as never)) {
+      throw new ActionError(`${ACTION_NAMES[action.id] ?? `action ${action.id}`} is not available in ${game.id} (available: ${game.actions.map((a) => ACTION_NAMES[a]).join(', ')})`);
+    }
+    if (action.id === GameAction.ACTION6) {
+      const { x, y } = action;
+      if (!Number.isInteger(x) || !Number.isInteger(y) || x! < 0 || x! >= GRID || y! < 0 || y! >= GRID) {
+        throw new ActionError(`click outside the grid: (${x}, ${y}); x and y must be in 0..63`);
+      }
+    }
+    if (this.state === 'NOT_PLAYED') throw new ActionError('the game has not started: send RESET first');
+    if (this.state === 'GAME_OVER') throw new ActionError('the game is over: only RESET continues');
+    if (this.state === 'WIN') throw new ActionError('the game is won: only RESET continues');
+    this.actionCount++;
+    this.actionsThisLevel++;
+    const next = game.step(this.current, action);
+    const status = game.status(next);
+    const layers = game.render(next);
+    this.current = next;
+    if (status === 'lost') {
+      this.state = 'GAME_OVER';
+    } else if (status === 'won') {
+      this.completed++;
+      if (this.level >= game.levels) {
+        this.state = 'WIN';
+      } else {
+        this.level++;
+        this.current = game.init(this.level);
+        this.actionsThisLevel = 0;
+        layers.push(...game.render(this.current));
+      }
+    }
+    return this.frameData(action, layers, false);
+  }
+
+  /** RESET: the whole game when nothing was done since the level began or after WIN, else the level. */
+  private reset(action: Action): FrameData {
+    const full = this.state === 'NOT_PLAYED' || this.state === 'WIN' || this.actionsThisLevel === 0;
+    this.actionCount++;
+    if (full) {
+      this.level = this.startLevel;
+      this.completed = this.startLevel - 1;
+    }
+    this.current = this.game.init(this.level);
+    this.actionsThisLevel = 0;
+    this.state = 'NOT_FINISHED';
+    return this.frameData(action, this.game.render(this.current), full);
+  }
+
+  private frameData(action: Action, frame: Frame[], fullReset: boolean): FrameData {
+    const data: { x?: number; y?: number } = action.id === GameAction.ACTION6 ? { x: action.x, y: action.y } : {};
+    return {
+      game_id: this.game.id,
+      frame,
+      state: this.state,
+      levels_completed: this.completed,
+      win_levels: this.game.levels,
+      action_input: { id: action.id, data },
+      full_reset: fullReset,
+      available_actions: [...this.game.actions],
+    };
+  }
+}
+
+/** A frame as the nested 64x64 number arrays of the JSON formats. */
+export function frameToRows(frame: Frame): number[][] {
+  const rows: number[][] = [];
+  for (let y = 0; y < GRID; y++) rows.push(Array.from(frame.subarray(y * GRID, (y + 1) * GRID)));
+  return rows;
+}
