@@ -1,0 +1,97 @@
+/**
+ * Writes ARC-AGI-3-Agents style recordings: JSON Lines of `{"timestamp": ISO, "data": FrameData}`
+ * with frames as nested 64x64 arrays and `action_input.id` as an integer.
+ */
+import { randomUUID } from 'node:crypto';
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { GameAction, type Action } from '../engine/actions.js';
+import type { Game } from '../engine/game.js';
+import { Session, frameToRows, type FrameData, type SessionState } from '../engine/runtime.js';
+
+/** The JSON form of FrameData as the Agents recordings hold it. */
+export interface RecordedFrameData {
+  game_id: string;
+  frame: number[][][];
+  state: SessionState;
+  levels_completed: number;
+  win_levels: number;
+  action_input: { id: number; data: { x?: number; y?: number } };
+  guid: string;
+  full_reset: boolean;
+  available_actions: number[];
+}
+
+/** How a played sequence ended. */
+export interface RecordingOutcome {
+  state: SessionState;
+  levels_completed: number;
+}
+
+/** FrameData in its JSON form, tagged with the session's guid. */
+export function frameDataToJson(frameData: FrameData, guid: string): RecordedFrameData {
+  const { x, y } = frameData.action_input.data;
+  return {
+    game_id: frameData.game_id,
+    frame: frameData.frame.map(frameToRows),
+    state: frameData.state,
+    levels_completed: frameData.levels_completed,
+    win_levels: frameData.win_levels,
+    action_input: { id: frameData.action_input.id, data: frameData.action_input.id === GameAction.ACTION6 ? { x, y } : {} },
+    guid,
+    full_reset: frameData.full_reset,
+    available_actions: [...frameData.available_actions],
+  };
+}
+
+/**
+ * Plays RESET then `actions` (which may contain further RESETs) in a fresh session and returns the
+ * FrameData of every step. Unavailable actions throw the session's ActionError.
+ */
+export function recordActions(game: Game, actions: readonly Action[], opts: { startLevel?: number } = {}): { lines: RecordedFrameData[]; outcome: RecordingOutcome } {
+  const session = new Session(game, opts.startLevel ?? 1);
+  const guid = randomUUID();
+  const lines: RecordedFrameData[] = [];
+  let last: FrameData | undefined;
+  for (const action of [{ id: GameAction.RESET } as Action, ...actions]) {
+    last = session.act(action);
+    lines.push(frameDataToJson(last, guid));
+  }
+  return { lines, outcome: { state: last!.state, levels_completed: last!.levels_completed } };
+}
+
+/** The file text: one compact `{"timestamp", "data"}` object per line. */
+export function recordingText(lines: readonly RecordedFrameData[], now: () => Date = () => new Date()): string {
+  return lines.map((data) => JSON.stringify({ timestamp: now().toISOString(), data }) + '\n').join('');
+}
+
+/** Writes `text` to `path` atomically: a temporary file in the same folder, then a rename. */
+export function writeFileAtomic(path: string, text: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  } catch (err) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // the temporary file was never created
+    }
+    throw err;
+  }
+}
+
+/** Writes recorded lines to `path` atomically. */
+export function writeRecordingLines(path: string, lines: readonly RecordedFrameData[]): void {
+  writeFileAtomic(path, recordingText(lines));
+}
+
+/**
+ * Plays RESET then `actions` and writes the recording to `path` (by convention
+ * `<game_id>.<agent>.<n>.<uuid>.recording.jsonl`). Nothing is written when a step fails.
+ */
+export function writeRecording(path: string, game: Game, actions: readonly Action[], opts: { startLevel?: number } = {}): RecordingOutcome {
+  const { lines, outcome } = recordActions(game, actions, opts);
+  writeRecordingLines(path, lines);
+  return outcome;
+}
