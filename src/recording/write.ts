@@ -44,13 +44,20 @@ export function frameDataToJson(frameData: FrameData, guid: string): RecordedFra
   };
 }
 
+export interface RecordOptions {
+  /** The level the session starts at (a full reset returns there). */
+  startLevel?: number;
+  /** The session guid written on every line; a fresh UUID by default. */
+  guid?: string;
+}
+
 /**
  * Plays RESET then `actions` (which may contain further RESETs) in a fresh session and returns the
  * FrameData of every step. Unavailable actions throw the session's ActionError.
  */
-export function recordActions(game: Game, actions: readonly Action[], opts: { startLevel?: number } = {}): { lines: RecordedFrameData[]; outcome: RecordingOutcome } {
+export function recordActions(game: Game, actions: readonly Action[], opts: RecordOptions = {}): { lines: RecordedFrameData[]; outcome: RecordingOutcome } {
   const session = new Session(game, opts.startLevel ?? 1);
-  const guid = randomUUID();
+  const guid = opts.guid ?? randomUUID();
   const lines: RecordedFrameData[] = [];
   let last: FrameData | undefined;
   for (const action of [{ id: GameAction.RESET } as Action, ...actions]) {
@@ -90,7 +97,7 @@ export function writeRecordingLines(path: string, lines: readonly RecordedFrameD
  * Plays RESET then `actions` and writes the recording to `path` (by convention
  * `<game_id>.<agent>.<n>.<uuid>.recording.jsonl`). Nothing is written when a step fails.
  */
-export function writeRecording(path: string, game: Game, actions: readonly Action[], opts: { startLevel?: number } = {}): RecordingOutcome {
+export function writeRecording(path: string, game: Game, actions: readonly Action[], opts: RecordOptions = {}): RecordingOutcome {
   const { lines, outcome } = recordActions(game, actions, opts);
   writeRecordingLines(path, lines);
   return outcome;
