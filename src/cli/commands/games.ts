@@ -1,0 +1,56 @@
+import { ACTION_NAMES } from '../../engine/actions.js';
+import type { Game } from '../../engine/game.js';
+import { InputError, loadGame } from '../../engine/loader.js';
+import { SUITE } from '../../../games/index.js';
+import { parse } from '../args.js';
+import type { Command } from '../main.js';
+
+const USAGE = `Usage: arcgraph games [--json]
+
+Lists the games of the suite (games/index.ts): id, title, levels, tutorial levels, actions.
+  --json   print a JSON array of {id, title, levels, tutorialLevels, actions}`;
+
+/** What `games --json` prints for one game. */
+export interface GameSummary {
+  id: string;
+  title: string;
+  levels: number;
+  tutorialLevels: number;
+  actions: string[];
+}
+
+export function summarize(game: Game): GameSummary {
+  return {
+    id: game.id,
+    title: game.title,
+    levels: game.levels,
+    tutorialLevels: game.tutorialLevels,
+    actions: game.actions.map((a) => ACTION_NAMES[a]),
+  };
+}
+
+/** A plain-text table, one game per row, columns padded to their widest cell. */
+export function gamesTable(summaries: readonly GameSummary[]): string {
+  if (summaries.length === 0) return 'No games in the suite (games/index.ts lists none).';
+  const rows = [['ID', 'TITLE', 'LEVELS', 'TUTORIAL', 'ACTIONS'], ...summaries.map((s) => [s.id, s.title, String(s.levels), String(s.tutorialLevels), s.actions.join(' ')])];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ')).join('\n');
+}
+
+const command: Command = {
+  summary: 'list the games of the suite (id, title, levels, tutorial levels, actions)',
+  async run(argv) {
+    const p = parse(argv, { json: { type: 'boolean' } }, 'games');
+    if (p.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (p.positionals.length > 0) throw new InputError(`games takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
+    const summaries: GameSummary[] = [];
+    for (const id of Object.keys(SUITE).sort()) summaries.push(summarize((await loadGame(id)).game));
+    console.log(p.values.json ? JSON.stringify(summaries) : gamesTable(summaries));
+    return 0;
+  },
+};
+
+export default command;

@@ -1,0 +1,70 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { InputError, loadGame, type LoadedGame } from '../../engine/loader.js';
+import { readRecording, type Recording } from '../../recording/read.js';
+import { replayRecording } from '../../recording/replay.js';
+import { writeRecordingLines } from '../../recording/write.js';
+import { onePositional, parse } from '../args.js';
+import type { Command } from '../main.js';
+
+const USAGE = `Usage: arcgraph replay <recording.jsonl> [--game <id-or-module>] [--out FILE] [--json]
+
+Replays a recording (ARC-AGI-3-Agents or arc-agi toolkit style) step by step with the runtime,
+checking state, levels_completed and frames, and names the first step that diverges.
+  --game G    the game: a suite id or a module path (default: from the recording's game_id,
+              the suite id being the part before '-')
+  --out FILE  write the replay as an ARC-AGI-3-Agents style recording
+  --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
+Exit codes: 0 reproduced, 1 diverged, 2 bad input.`;
+
+/** The suite id of a recorded game_id: `ls20-fa137e247ce6` -> `ls20`. */
+export const suiteId = (gameId: string): string => gameId.split('-')[0];
+
+/** The game to replay on: --game when given (it must agree with the recording), else the recording's game_id. */
+async function resolveGame(recording: Recording, ref: string | undefined): Promise<LoadedGame> {
+  const recorded = recording.gameId && suiteId(recording.gameId);
+  if (ref === undefined) {
+    if (!recorded) throw new InputError(`${recording.file} names no game_id: give --game <id-or-module>`);
+    return loadGame(recorded);
+  }
+  const loaded = await loadGame(ref);
+  if (recorded && recorded.toLowerCase() !== loaded.game.id.toLowerCase()) {
+    throw new InputError(`${recording.file} records game '${recording.gameId}' but --game ${ref} is '${loaded.game.id}'`);
+  }
+  return loaded;
+}
+
+function checkOutPath(path: string): void {
+  const dir = dirname(resolve(path));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`--out: no such folder ${dir}`);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new InputError(`--out: ${path} is a folder`);
+}
+
+const command: Command = {
+  summary: 'replay a recording (either style), verify it step by step, name the first divergence',
+  async run(argv) {
+    const p = parse(argv, { game: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, 'replay');
+    if (p.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const file = onePositional(p, 'recording file', 'replay');
+    const out = p.values.out as string | undefined;
+    if (out !== undefined) checkOutPath(out);
+    const recording = readRecording(file);
+    const { game } = await resolveGame(recording, p.values.game as string | undefined);
+    const result = replayRecording(game, recording);
+    if (out !== undefined) writeRecordingLines(out, result.lines);
+    if (p.values.json) {
+      const { steps, outcome, reproduced, divergence } = result;
+      console.log(JSON.stringify({ file, game: game.id, style: recording.style, steps, outcome, reproduced, ...(divergence && { divergence }) }));
+    } else {
+      const end = `${result.outcome.state}, ${result.outcome.levels_completed}/${game.levels} levels completed`;
+      console.log(`${file}: ${game.id}, ${recording.style} style, ${result.steps} steps replayed, ends ${end}`);
+      console.log(result.reproduced ? 'reproduced: every recorded state, level count and frame matches' : `DIVERGES at ${result.divergence!.message}`);
+    }
+    return result.reproduced ? 0 : 1;
+  },
+};
+
+export default command;
