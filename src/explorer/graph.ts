@@ -36,6 +36,9 @@ export interface StateGraph {
   /** BFS tree: the node this one was first reached from (-1 for the root) and by which action code. */
   readonly parent: Int32Array;
   readonly parentAction: Uint16Array;
+  /** Each node's 64-bit fingerprint halves, when the graph came from the explorer. */
+  readonly fingerprintLo?: Uint32Array;
+  readonly fingerprintHi?: Uint32Array;
   /** The game's available actions (the policy needs them). */
   readonly actions: readonly PlayerAction[];
 }

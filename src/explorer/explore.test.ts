@@ -1,0 +1,181 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import graphology from 'graphology';
+import { parse as parseGexf } from 'graphology-library/gexf.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CELLS, GameAction, GRID, parseAction, type Action } from '../engine/actions.js';
+import type { Game } from '../engine/game.js';
+import { fingerprint, initIdentity } from '../engine/identity.js';
+import { loadGame } from '../engine/loader.js';
+import { inlineExpander } from './expander.js';
+import { exploreGraph, GameCrash, pathTo, type ExploreOptions } from './explore.js';
+import { NodeFlag, type StateGraph } from './graph.js';
+import { exportGraph } from './graphology.js';
+
+const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+
+/**
+ * Independent truth: a plain single-threaded BFS with string identities over every action and
+ * every one of the 4,096 click cells (ignoring click targets).
+ */
+function bruteForce(game: Game, level: number) {
+  const key = (s: unknown): string => Buffer.from(game.encode(s)).toString('hex');
+  const moves: Action[] = [];
+  for (const id of game.actions) {
+    if (id !== GameAction.ACTION6) moves.push({ id });
+    else for (let c = 0; c < CELLS; c++) moves.push({ id, x: c % GRID, y: Math.floor(c / GRID) });
+  }
+  const root = game.init(level);
+  const seen = new Map<string, number>([[key(root)]].map(([k]) => [k, 0]));
+  const queue = [root];
+  const edges = new Set<string>();
+  let won = 0;
+  let lost = 0;
+  const count = (s: unknown): void => {
+    const st = game.status(s);
+    if (st === 'won') won++;
+    if (st === 'lost') lost++;
+  };
+  count(root);
+  for (let i = 0; i < queue.length; i++) {
+    const s = queue[i];
+    if (game.status(s) !== 'playing') continue;
+    for (const m of moves) {
+      const t = game.step(s, m);
+      const k = key(t);
+      let id = seen.get(k);
+      if (id === undefined) {
+        id = seen.size;
+        seen.set(k, id);
+        queue.push(t);
+        count(t);
+      }
+      edges.add(`${i}>${id}`);
+    }
+  }
+  return { nodes: seen.size, edges: edges.size, won, lost };
+}
+
+/** Everything in the result that does not depend on timing. */
+function stable(r: object): object {
+  const { seconds, transitionsPerSecond, workers, storeBytes, bytesPerState, ...rest } = r as Record<string, unknown>;
+  return rest;
+}
+
+function arrays(g: StateGraph): object {
+  return { ...g, actions: [...g.actions] };
+}
+
+beforeAll(async () => {
+  await initIdentity();
+});
+
+describe('explore', () => {
+  const cases: [string, number][] = [
+    ['ruin', 1], ['ruin', 3], ['ruin', 6], ['maze', 1], ['maze', 2], ['lights', 1], ['lights', 2],
+  ];
+  it.each(cases)('%s level %i matches a brute-force search', async (name, level) => {
+    const loaded = await loadGame(fixture(name));
+    const truth = bruteForce(loaded.game, level);
+    const { result } = await exploreGraph(loaded, { level, workers: 2 });
+    expect(result).toMatchObject({ nodes: truth.nodes, edges: truth.edges, fullyExplored: true, stopReason: null, frontier: 0 });
+    expect(result.terminals.won).toBe(truth.won);
+    expect(result.terminals.lost).toBe(truth.lost);
+  });
+
+  it('gives the same graph and numbers with 1, 2 or 8 workers and in any completion order', async () => {
+    const loaded = await loadGame(fixture('lights'));
+    const runs = [];
+    for (const workers of [1, 2, 8]) runs.push(await exploreGraph(loaded, { level: 2, workers, batchSteps: 200 }));
+    let seed = 7;
+    const jitter = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5);
+    runs.push(await exploreGraph(loaded, { level: 2, expander: inlineExpander(loaded.game, jitter), batchSteps: 100 }));
+    for (const run of runs.slice(1)) {
+      expect(stable(run.result)).toEqual(stable(runs[0].result));
+      expect(arrays(run.graph)).toEqual(arrays(runs[0].graph));
+    }
+  });
+
+  it('numbers nodes so that replaying each BFS path from the reset state reaches that node', async () => {
+    const loaded = await loadGame(fixture('maze'));
+    const { graph } = await exploreGraph(loaded, { level: 2, workers: 1 });
+    for (let u = 0; u < graph.nodeCount; u++) {
+      let s = loaded.game.init(2);
+      for (const code of pathTo(graph, u)) s = loaded.game.step(s, code < 8 ? { id: code as GameAction } : parseAction(`6@${(code - 8) % 64},${Math.floor((code - 8) / 64)}`));
+      const fp = fingerprint(loaded.game.encode(s));
+      expect([fp.lo, fp.hi]).toEqual([graph.fingerprintLo![u], graph.fingerprintHi![u]]);
+      expect(graph.depth[u]).toBe(pathTo(graph, u).length);
+    }
+  });
+
+  it('never exceeds a node, edge or step limit, stops deterministically, and reports the frontier', async () => {
+    const loaded = await loadGame(fixture('lights'));
+    const full = (await exploreGraph(loaded, { level: 2, workers: 1 })).result;
+    const limits: [keyof ExploreOptions, 'nodes' | 'edges' | 'transitions', string][] = [
+      ['maxNodes', 'nodes', 'max-nodes'], ['maxEdges', 'edges', 'max-edges'], ['maxSteps', 'transitions', 'max-steps'],
+    ];
+    for (const [option, measure, reason] of limits) {
+      for (const limit of [1, 10, 57, 300, Math.floor(full[measure] / 2), full[measure] - 1]) {
+        const a = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: limit })).result;
+        const b = (await exploreGraph(loaded, { level: 2, workers: 1, [option]: limit })).result;
+        expect(a[measure]).toBeLessThanOrEqual(limit);
+        expect(stable(a)).toEqual(stable(b));
+        expect(a.fullyExplored).toBe(false);
+        expect(a.stopReason).toBe(reason);
+        expect(a.frontier).toBeGreaterThan(0);
+      }
+      const exact = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: full[measure] })).result;
+      expect(exact.fullyExplored).toBe(true);
+    }
+  });
+
+  it('stops on an abort signal with the partial result', async () => {
+    const loaded = await loadGame(fixture('lights'));
+    const abort = new AbortController();
+    abort.abort();
+    const { result } = await exploreGraph(loaded, { level: 2, workers: 1, signal: abort.signal, batchSteps: 10 });
+    expect(result.stopReason).toBe('interrupted');
+    expect(result.fullyExplored).toBe(false);
+    expect(result.nodes).toBeGreaterThan(1);
+  });
+
+  it('exports GEXF and Graphology JSON that read back to the same graph', async () => {
+    const loaded = await loadGame(fixture('maze'));
+    const { graph } = await exploreGraph(loaded, { level: 1, workers: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-'));
+    await exportGraph(graph, join(dir, 'g.gexf'));
+    await exportGraph(graph, join(dir, 'g.json'));
+    const fromGexf = parseGexf(graphology.DirectedGraph, readFileSync(join(dir, 'g.gexf'), 'utf8'));
+    const fromJson = graphology.DirectedGraph.from(JSON.parse(readFileSync(join(dir, 'g.json'), 'utf8')));
+    for (const g of [fromGexf, fromJson]) {
+      expect(g.order).toBe(graph.nodeCount);
+      expect(g.size).toBe(graph.edgeCount);
+      for (let u = 0; u < graph.nodeCount; u++) {
+        expect(g.getNodeAttribute(String(u), 'depth')).toBe(graph.depth[u]);
+        const out = g.outNeighbors(String(u)).map(Number).sort((x, y) => x - y);
+        const expected = [...new Set(graph.edgeTarget.subarray(graph.edgeStart[u], graph.edgeStart[u + 1]))].sort((x, y) => x - y);
+        expect(out).toEqual(expected);
+      }
+      const start = g.getNodeAttributes('0');
+      expect(start.kind).toBe('start');
+      const weights = g.outEdges('0').map((e) => g.getEdgeAttribute(e, 'weight') as number);
+      expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    }
+    const won = fromJson.filterNodes((_, a) => a.kind === 'won' || a.kind === 'complete');
+    expect(won.length).toBe([...graph.flags].filter((f) => f & NodeFlag.WON).length);
+  });
+
+  it('reports a crashing game with an action sequence that reproduces the crash', async () => {
+    const loaded = await loadGame(fixture('boom'));
+    const err = await exploreGraph(loaded, { level: 1, workers: 2 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GameCrash);
+    const crash = err as GameCrash;
+    expect(crash.game).toBe('boom');
+    expect(crash.level).toBe(1);
+    let s = loaded.game.init(1);
+    const actions = crash.actions.map(parseAction);
+    for (const a of actions.slice(0, -1)) s = loaded.game.step(s, a);
+    expect(() => loaded.game.step(s, actions[actions.length - 1])).toThrow(crash.reason);
+  });
+});

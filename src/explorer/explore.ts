@@ -1,0 +1,225 @@
+import { availableParallelism } from 'node:os';
+import { codeName } from '../engine/actions.js';
+import type { Game } from '../engine/game.js';
+import { collisionProbability, fingerprintInto, initIdentity } from '../engine/identity.js';
+import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
+import { Outcome, type ExpandResult } from './expand.js';
+import { inlineExpander, poolExpander, type Expander } from './expander.js';
+import { FrontierQueue } from './frontier.js';
+import { NodeFlag, type StateGraph } from './graph.js';
+import { measureGraph, type GraphMeasures } from './measures.js';
+import { Store } from './store.js';
+
+export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted';
+
+export interface ExploreOptions {
+  /** Level to explore (1-based). */
+  level: number;
+  /** Worker threads; default: the machine's available parallelism. Games given as objects run inline. */
+  workers?: number;
+  maxNodes?: number;
+  maxEdges?: number;
+  /** Budget of game steps (successor computations). */
+  maxSteps?: number;
+  maxSeconds?: number;
+  /** Stops the exploration cleanly (Ctrl-C): the partial result is returned. */
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** Where batches run (tests inject one); overrides `workers`. */
+  expander?: Expander;
+  /** Game steps per batch (sets how many states a batch carries). */
+  batchSteps?: number;
+}
+
+export interface Progress {
+  nodes: number;
+  edges: number;
+  transitions: number;
+  depth: number;
+  frontier: number;
+  seconds: number;
+  storeBytes: number;
+}
+
+/** What `arcgraph explore --json` prints (analysis fields are added by the analysis stage). */
+export interface ExploreResult extends GraphMeasures {
+  game: string;
+  level: number;
+  workers: number;
+  transitions: number;
+  mergeDensity: number;
+  fullyExplored: boolean;
+  stopReason: StopReason | null;
+  collisionProbability: number;
+  seconds: number;
+  transitionsPerSecond: number;
+  storeBytes: number;
+  bytesPerState: number;
+}
+
+/** A game step threw: where, and the action sequence from the level's reset state that reproduces it. */
+export class GameCrash extends Error {
+  constructor(
+    readonly game: string,
+    readonly level: number,
+    readonly actions: string[],
+    readonly reason: string,
+  ) {
+    super(`${game} level ${level} crashed after ${actions.length} actions from reset [${actions.join(', ')}]: ${reason}`);
+  }
+}
+
+type Source = string | LoadedGame | Game;
+
+async function resolve(source: Source): Promise<{ game: Game; module?: string }> {
+  if (typeof source === 'string') return loadGame(source);
+  if ('game' in source && 'module' in source) return source;
+  return { game: source as Game };
+}
+
+/** The action codes from the root to node `u` along BFS parents. */
+export function pathTo(graph: Pick<StateGraph, 'parent' | 'parentAction'>, u: number): number[] {
+  const path: number[] = [];
+  for (let v = u; graph.parent[v] >= 0; v = graph.parent[v]) path.push(graph.parentAction[v]);
+  return path.reverse();
+}
+
+const flagsOf = (outcome: number, lastLevel: boolean): number =>
+  outcome === Outcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === Outcome.LOST ? NodeFlag.LOST : 0;
+
+/**
+ * Breadth-first exploration of one level. Batches of frontier states are expanded by workers in
+ * any order, but merged strictly in queue order, so node numbering and every number in the
+ * result are the same whatever the worker count or completion order. Limits are checked per node
+ * before its successors are merged, so they are never exceeded.
+ */
+export async function exploreGraph(source: Source, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
+  await initIdentity();
+  const { game, module } = await resolve(source);
+  const { level } = options;
+  if (!Number.isInteger(level) || level < 1 || level > game.levels) {
+    throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
+  }
+  const lastLevel = level === game.levels;
+  const maxNodes = options.maxNodes ?? Infinity;
+  const maxEdges = options.maxEdges ?? Infinity;
+  const maxSteps = options.maxSteps ?? Infinity;
+  const deadline = options.maxSeconds === undefined ? Infinity : performance.now() + options.maxSeconds * 1000;
+  const started = performance.now();
+
+  const store = new Store();
+  const queue = new FrontierQueue();
+  const root = game.init(level);
+  const rootBytes = game.encode(root);
+  const fp = fingerprintInto(rootBytes, { lo: 0, hi: 0 });
+  const rootStatus = game.status(root);
+  store.add(fp.lo, fp.hi, 0, -1, 0, flagsOf(rootStatus === 'won' ? Outcome.WON : rootStatus === 'lost' ? Outcome.LOST : Outcome.PLAYING, lastLevel));
+  if (rootStatus === 'playing') queue.push(0, rootBytes);
+
+  const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? availableParallelism()) : 1);
+  const expander = options.expander ?? (module && workers > 0 ? poolExpander(workers) : inlineExpander(game));
+  const targetSteps = options.batchSteps ?? 16_384;
+  let stepsPerState = Math.max(1, game.actions.length);
+  let steps = 0;
+  let expandedCount = 0;
+  let stopReason: StopReason | null = null;
+  let lastProgress = 0;
+  const inflight: { ids: Int32Array; result: Promise<ExpandResult> }[] = [];
+
+  const stop = (reason: StopReason): void => {
+    stopReason ??= reason;
+  };
+
+  /** Merges one expanded batch, node by node in id order; false once a limit stops the search. */
+  const merge = (ids: Int32Array, r: ExpandResult): void => {
+    let first = 0;
+    for (let i = 0; i < ids.length && stopReason === null; i++) {
+      const u = ids[i];
+      if (r.error && r.error.state === i) {
+        const actions = [...pathTo(store, u), r.error.action].map(codeName);
+        throw new GameCrash(game.id, level, actions, r.error.message);
+      }
+      const end = r.recordEnds[i];
+      if (steps + r.steps[i] > maxSteps) stop('max-steps');
+      else if (store.edgeCount + (end - first) > maxEdges) stop('max-edges');
+      else if (store.nodeCount + (end - first) > maxNodes) {
+        let fresh = 0;
+        for (let k = first; k < end; k++) if (store.find(r.lo[k], r.hi[k]) < 0) fresh++;
+        if (store.nodeCount + fresh > maxNodes) stop('max-nodes');
+      }
+      if (stopReason !== null) break;
+      store.beginEdges(u);
+      const depth = store.depth[u] + 1;
+      for (let k = first; k < end; k++) {
+        let v = store.find(r.lo[k], r.hi[k]);
+        if (v < 0) {
+          v = store.add(r.lo[k], r.hi[k], depth, u, r.action[k], flagsOf(r.outcome[k], lastLevel));
+          if (r.succ[k] >= 0) {
+            const s = r.succ[k];
+            queue.push(v, r.succBytes.subarray(s > 0 ? r.succEnds[s - 1] : 0, r.succEnds[s]));
+          }
+        }
+        store.addEdge(v, r.keys[k], r.cells[k], r.action[k]);
+      }
+      steps += r.steps[i];
+      expandedCount++;
+      first = end;
+    }
+    stepsPerState = Math.max(1, steps / Math.max(1, expandedCount));
+  };
+
+  const report = (depth: number): void => {
+    const now = performance.now();
+    if (!options.onProgress || now - lastProgress < 250) return;
+    lastProgress = now;
+    options.onProgress({ nodes: store.nodeCount, edges: store.edgeCount, transitions: steps, depth, frontier: queue.size, seconds: (now - started) / 1000, storeBytes: store.bytes });
+  };
+
+  try {
+    for (;;) {
+      const batchStates = Math.min(4096, Math.max(1, Math.round(targetSteps / stepsPerState)));
+      while (stopReason === null && queue.size > 0 && inflight.length < 2 * workers) {
+        const idle = workers - inflight.length;
+        if (queue.size < batchStates && idle <= 0) break;
+        const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
+        const batch = queue.take(count);
+        inflight.push({ ids: batch.ids, result: expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends }) });
+      }
+      const next = inflight.shift();
+      if (!next) break;
+      const result = await next.result;
+      if (stopReason === null) merge(next.ids, result);
+      if (options.signal?.aborted) stop('interrupted');
+      if (performance.now() > deadline) stop('max-seconds');
+      report(store.depth[next.ids[next.ids.length - 1]]);
+    }
+  } finally {
+    // Batches still in flight after a stop or a crash are awaited so no worker is left running.
+    await Promise.allSettled(inflight.map((b) => b.result));
+    await expander.close();
+  }
+
+  const seconds = (performance.now() - started) / 1000;
+  const graph = store.graph(game.actions);
+  const measures = measureGraph(graph);
+  const result: ExploreResult = {
+    game: game.id,
+    level,
+    workers,
+    ...measures,
+    transitions: steps,
+    mergeDensity: steps > 0 ? 1 - (graph.nodeCount - 1) / steps : 0,
+    fullyExplored: measures.frontier === 0,
+    stopReason: measures.frontier === 0 ? null : stopReason,
+    collisionProbability: collisionProbability(graph.nodeCount, steps),
+    seconds,
+    transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
+    storeBytes: store.bytes,
+    bytesPerState: store.bytes / graph.nodeCount,
+  };
+  return { result, graph };
+}
+
+export async function explore(source: Source, options: ExploreOptions): Promise<ExploreResult> {
+  return (await exploreGraph(source, options)).result;
+}

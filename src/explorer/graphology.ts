@@ -1,0 +1,83 @@
+import { writeFile, rename } from 'node:fs/promises';
+import graphology from 'graphology';
+import { write as writeGexf } from 'graphology-library/gexf.js';
+import { CELLS, GameAction, codeName } from '../engine/actions.js';
+import { fingerprintHex } from '../engine/identity.js';
+import { InputError } from '../engine/loader.js';
+import { NodeFlag, TERMINAL, type StateGraph } from './graph.js';
+
+type DirectedGraph = InstanceType<typeof graphology.DirectedGraph>;
+
+/**
+ * Graphology holds about 1M nodes + 3M edges in 1.2 GB and no more than 16.7M of either (V8 Map
+ * limit): past these we say so and keep the compact graph instead.
+ */
+export const GRAPHOLOGY_LIMITS = { nodes: 1_000_000, edges: 4_000_000 } as const;
+
+export function fitsGraphology(g: StateGraph): boolean {
+  return g.nodeCount <= GRAPHOLOGY_LIMITS.nodes && g.edgeCount <= GRAPHOLOGY_LIMITS.edges;
+}
+
+export type NodeKind = 'start' | 'won' | 'complete' | 'lost' | 'frontier' | 'state';
+
+export function nodeKind(g: StateGraph, u: number): NodeKind {
+  const f = g.flags[u];
+  if (f & NodeFlag.COMPLETE) return 'complete';
+  if (f & NodeFlag.WON) return 'won';
+  if (f & NodeFlag.LOST) return 'lost';
+  if (u === 0) return 'start';
+  return f & NodeFlag.EXPANDED ? 'state' : 'frontier';
+}
+
+/** The action names that take edge `e`: keyboard actions from its bits, then its click cells. */
+export function edgeActions(g: StateGraph, e: number): string[] {
+  const names: string[] = [];
+  for (let id = 1; id <= 7; id++) if (g.edgeKeys[e] & (1 << id)) names.push(codeName(id));
+  if (g.edgeCells[e] > 0) names.push(g.edgeCells[e] === 1 ? codeName(g.edgeAction[e]) : `${codeName(g.edgeAction[e])}x${g.edgeCells[e]}`);
+  return names;
+}
+
+/** Probability of edge `e` under the uniform policy over the available actions. */
+export function edgeWeight(g: StateGraph, e: number): number {
+  let keys = 0;
+  for (let id = 1; id <= 7; id++) if (g.edgeKeys[e] & (1 << id)) keys++;
+  const clicks = g.actions.includes(GameAction.ACTION6) ? g.edgeCells[e] / CELLS : 0;
+  return (keys + clicks) / g.actions.length;
+}
+
+/**
+ * The Graphology directed graph users get: node keys are BFS numbers ("0" is the reset state),
+ * attributes depth, kind (start, state, won, complete, lost or frontier), frontier, fingerprint; edge attributes actions and weight.
+ */
+export function toGraphology(g: StateGraph): DirectedGraph {
+  if (!fitsGraphology(g)) {
+    throw new InputError(`graph of ${g.nodeCount} nodes and ${g.edgeCount} edges is above Graphology's practical limits (${GRAPHOLOGY_LIMITS.nodes} nodes, ${GRAPHOLOGY_LIMITS.edges} edges)`);
+  }
+  const graph = new graphology.DirectedGraph();
+  for (let u = 0; u < g.nodeCount; u++) {
+    const kind = nodeKind(g, u);
+    graph.addNode(String(u), {
+      depth: g.depth[u],
+      kind,
+      frontier: !(g.flags[u] & (TERMINAL | NodeFlag.EXPANDED)),
+      ...(g.fingerprintLo && g.fingerprintHi ? { fingerprint: fingerprintHex(g.fingerprintLo[u], g.fingerprintHi[u]) } : {}),
+    });
+  }
+  for (let u = 0; u < g.nodeCount; u++) {
+    for (let e = g.edgeStart[u]; e < g.edgeStart[u + 1]; e++) {
+      graph.addDirectedEdgeWithKey(String(e), String(u), String(g.edgeTarget[e]), { actions: edgeActions(g, e).join(' '), weight: edgeWeight(g, e) });
+    }
+  }
+  return graph;
+}
+
+/** Writes the graph as GEXF (.gexf) or Graphology JSON (.json), atomically (temp file, then rename). */
+export async function exportGraph(g: StateGraph, file: string): Promise<void> {
+  const format = file.endsWith('.gexf') ? 'gexf' : file.endsWith('.json') ? 'json' : undefined;
+  if (!format) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
+  const graph = toGraphology(g);
+  const text = format === 'gexf' ? writeGexf(graph) : JSON.stringify(graph.export());
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}

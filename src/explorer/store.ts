@@ -1,0 +1,136 @@
+import { NodeFlag, type StateGraph } from './graph.js';
+import type { PlayerAction } from '../engine/actions.js';
+
+/** Growth factor of the typed arrays: 1.5 keeps the unused tail to a quarter on average. */
+const GROW = 1.5;
+
+function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.ceil(a.length * GROW), 1024));
+  next.set(a);
+  return next;
+}
+
+/**
+ * The explorer's compact store: nodes keyed by 64-bit fingerprint in an open-addressing table of
+ * node ids, per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
+ * arrays appended as nodes are expanded in id order. About 30 bytes a node plus 9 an edge.
+ */
+export class Store {
+  nodeCount = 0;
+  edgeCount = 0;
+  /** Slot -> node id + 1 (0 = empty); linear probing on the fingerprint's low bits. */
+  private table = new Int32Array(1 << 12);
+  private mask = (1 << 12) - 1;
+  fpLo = new Uint32Array(1024);
+  fpHi = new Uint32Array(1024);
+  depth = new Uint32Array(1024);
+  parent = new Int32Array(1024);
+  parentAction = new Uint16Array(1024);
+  flags = new Uint8Array(1024);
+  /** First edge of each expanded node (filled in for the others by `graph()`). */
+  edgeStart = new Int32Array(1025);
+  edgeTarget = new Int32Array(4096);
+  edgeKeys = new Uint8Array(4096);
+  edgeCells = new Uint16Array(4096);
+  edgeAction = new Uint16Array(4096);
+
+  /** The node with this fingerprint, or -1. */
+  find(lo: number, hi: number): number {
+    const { table, mask, fpLo, fpHi } = this;
+    for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
+      const id = table[slot] - 1;
+      if (id < 0) return -1;
+      if (fpLo[id] === lo && fpHi[id] === hi) return id;
+    }
+  }
+
+  /** Adds a node (the caller checked it is new) and returns its id. */
+  add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number): number {
+    const id = this.nodeCount++;
+    if (id >= this.fpLo.length) this.growNodes(id + 1);
+    this.fpLo[id] = lo;
+    this.fpHi[id] = hi;
+    this.depth[id] = depth;
+    this.parent[id] = parent;
+    this.parentAction[id] = parentAction;
+    this.flags[id] = flags;
+    if (this.nodeCount * 10 > this.table.length * 7) this.rehash();
+    else this.place(id);
+    return id;
+  }
+
+  /** Starts the edge list of node `u`: call before `addEdge` for it (nodes expand in id order). */
+  beginEdges(u: number): void {
+    this.edgeStart[u] = this.edgeCount;
+    this.flags[u] |= NodeFlag.EXPANDED;
+  }
+
+  addEdge(target: number, keys: number, cells: number, action: number): void {
+    const e = this.edgeCount++;
+    if (e >= this.edgeTarget.length) {
+      this.edgeTarget = grown(this.edgeTarget, e + 1);
+      this.edgeKeys = grown(this.edgeKeys, e + 1);
+      this.edgeCells = grown(this.edgeCells, e + 1);
+      this.edgeAction = grown(this.edgeAction, e + 1);
+    }
+    this.edgeTarget[e] = target;
+    this.edgeKeys[e] = keys;
+    this.edgeCells[e] = cells;
+    this.edgeAction[e] = action;
+  }
+
+  /** Bytes held by the store's arrays (allocated, including spare capacity). */
+  get bytes(): number {
+    const arrays = [this.table, this.fpLo, this.fpHi, this.depth, this.parent, this.parentAction, this.flags, this.edgeStart, this.edgeTarget, this.edgeKeys, this.edgeCells, this.edgeAction];
+    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+  }
+
+  /** The graph view of the store: views of its arrays (the store must not grow after), with edgeStart completed for unexpanded nodes. */
+  graph(actions: readonly PlayerAction[]): StateGraph {
+    const n = this.nodeCount;
+    const edgeStart = new Int32Array(n + 1);
+    edgeStart[n] = this.edgeCount;
+    for (let u = n - 1; u >= 0; u--) edgeStart[u] = this.flags[u] & NodeFlag.EXPANDED ? this.edgeStart[u] : edgeStart[u + 1];
+    const e = this.edgeCount;
+    return {
+      nodeCount: n,
+      edgeCount: e,
+      edgeStart,
+      edgeTarget: this.edgeTarget.subarray(0, e),
+      edgeKeys: this.edgeKeys.subarray(0, e),
+      edgeCells: this.edgeCells.subarray(0, e),
+      edgeAction: this.edgeAction.subarray(0, e),
+      flags: this.flags.subarray(0, n),
+      depth: this.depth.subarray(0, n),
+      parent: this.parent.subarray(0, n),
+      parentAction: this.parentAction.subarray(0, n),
+      fingerprintLo: this.fpLo.subarray(0, n),
+      fingerprintHi: this.fpHi.subarray(0, n),
+      actions,
+    };
+  }
+
+  private place(id: number): void {
+    const { table, mask } = this;
+    let slot = this.fpLo[id] & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = id + 1;
+  }
+
+  private rehash(): void {
+    this.table = new Int32Array(this.table.length * 2);
+    this.mask = this.table.length - 1;
+    for (let id = 0; id < this.nodeCount; id++) this.place(id);
+  }
+
+  private growNodes(need: number): void {
+    this.fpLo = grown(this.fpLo, need);
+    this.fpHi = grown(this.fpHi, need);
+    this.depth = grown(this.depth, need);
+    this.parent = grown(this.parent, need);
+    this.parentAction = grown(this.parentAction, need);
+    this.flags = grown(this.flags, need);
+    this.edgeStart = grown(this.edgeStart, need + 1);
+  }
+}

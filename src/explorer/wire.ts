@@ -1,0 +1,16 @@
+import { Packr } from 'msgpackr';
+
+/** Messages between coordinator and workers: msgpack with typed arrays kept as typed arrays. */
+const packr = new Packr({ moreTypes: true, useRecords: false });
+
+/** Packs into a buffer of its own (never the packer's shared one), ready to transfer. */
+export function packMessage(value: unknown): ArrayBuffer {
+  const packed = packr.pack(value);
+  const out = new Uint8Array(packed.length);
+  out.set(packed);
+  return out.buffer;
+}
+
+export function unpackMessage<T>(buffer: ArrayBuffer | Uint8Array): T {
+  return packr.unpack(buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer)) as T;
+}

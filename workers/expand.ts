@@ -1,0 +1,13 @@
+/** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
+import { move } from 'piscina';
+import { initIdentity } from '../src/engine/identity.js';
+import { loadGameModule } from '../src/engine/loader.js';
+import { expandBatch, type ExpandTask } from '../src/explorer/expand.js';
+import { packMessage, unpackMessage } from '../src/explorer/wire.js';
+
+export default async function expand(buffer: ArrayBuffer): Promise<unknown> {
+  await initIdentity();
+  const task = unpackMessage<ExpandTask>(buffer);
+  const game = await loadGameModule(task.module);
+  return move(packMessage(expandBatch(game, task)));
+}
