@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import boom from '../../games/fixtures/boom.js';
+import lights from '../../games/fixtures/lights.js';
+import maze from '../../games/fixtures/maze.js';
+import ruin from '../../games/fixtures/ruin.js';
+import { GameAction, type Action } from './actions.js';
+import { clickClasses, type Game } from './game.js';
+import { collisionProbability, fingerprint, fingerprintHex, hash64, initIdentity } from './identity.js';
+
+beforeAll(initIdentity);
+
+/** Small seeded PRNG (mulberry32) so failures reproduce. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Structural identity independent of `encode`: JSON with keys sorted at every depth. */
+function structural(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(structural).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${structural((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** The same state with its keys inserted in reverse order (a differently built equal object). */
+function rebuilt(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(rebuilt);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).reverse()) out[k] = rebuilt((v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return v;
+}
+
+function moves(game: Game, state: unknown): Action[] {
+  return game.actions.flatMap((id): Action[] => (id === GameAction.ACTION6 ? clickClasses(game, state).map((c) => ({ id, x: c.x, y: c.y })) : [{ id }]));
+}
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+describe.each([
+  ['ruin', ruin],
+  ['maze', maze],
+  ['lights', lights],
+  ['boom', boom],
+])('canonical identity of %s', (_name, game: Game) => {
+  it('gives equal states identical bytes and distinct states distinct bytes, whatever path built them', () => {
+    const random = rng(12345);
+    const bytesOf = new Map<string, string>(); // structural state -> encoded bytes
+    const stateOf = new Map<string, string>(); // encoded bytes -> structural state
+    const pathsTo = new Map<string, Set<string>>();
+    for (let walk = 0; walk < 300; walk++) {
+      const level = 1 + Math.floor(random() * game.levels);
+      let state = game.init(level);
+      const path: string[] = [`L${level}`];
+      for (let step = 0; step < 12 && game.status(state) === 'playing'; step++) {
+        const options = moves(game, state);
+        const action = options[Math.floor(random() * options.length)];
+        try {
+          state = game.step(state, action);
+        } catch {
+          break; // boom's planted crash: not an identity question
+        }
+        path.push(`${action.id}:${action.x ?? ''},${action.y ?? ''}`);
+        const key = structural(state);
+        const bytes = hex(game.encode(state));
+        expect(bytesOf.get(key) ?? bytes).toBe(bytes);
+        expect(stateOf.get(bytes) ?? key).toBe(key);
+        bytesOf.set(key, bytes);
+        stateOf.set(bytes, key);
+        if (!pathsTo.has(key)) pathsTo.set(key, new Set());
+        pathsTo.get(key)!.add(path.join(' '));
+        expect(hex(game.encode(rebuilt(state)))).toBe(bytes);
+        const decoded = game.decode(game.encode(state));
+        expect(structural(decoded)).toBe(key);
+        expect(hex(game.encode(decoded))).toBe(bytes);
+      }
+    }
+    // the property was exercised: many states were reached along several different paths
+    const merged = [...pathsTo.values()].filter((p) => p.size > 1).length;
+    expect(merged).toBeGreaterThan(3);
+  });
+
+  it('hashes equal bytes to equal fingerprints, and the halves rebuild the 64-bit hash', () => {
+    const state = game.init(1);
+    const h = hash64(game.encode(state));
+    expect(hash64(game.encode(rebuilt(state)))).toBe(h);
+    const f = fingerprint(game.encode(state));
+    expect((BigInt(f.hi) << 32n) | BigInt(f.lo)).toBe(h);
+    expect(fingerprintHex(f.lo, f.hi)).toBe(h.toString(16).padStart(16, '0'));
+  });
+});
+
+describe('hash64', () => {
+  it('is xxHash64 with seed 0 (reference vectors)', () => {
+    expect(hash64(new Uint8Array(0))).toBe(0xef46db3751d8e999n);
+    expect(hash64(new TextEncoder().encode('a'))).toBe(0xd24ec4f1a98c6e5bn);
+  });
+});
+
+describe('collisionProbability', () => {
+  it('is d*(g-d)/2^64, capped at 1', () => {
+    expect(collisionProbability(1e6, 3e6)).toBeCloseTo((1e6 * 2e6) / 2 ** 64, 25);
+    expect(collisionProbability(10, 10)).toBe(0);
+    expect(collisionProbability(2 ** 40, 2 ** 41)).toBe(1);
+  });
+});
