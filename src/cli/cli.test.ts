@@ -1,0 +1,216 @@
+/** The games, play and replay commands through the built CLI (`npm test` builds first). */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SUITE } from '../../games/index.js';
+import { ACTION_NAMES } from '../engine/actions.js';
+import { PACKAGE_ROOT, loadGame } from '../engine/loader.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'arcgraph-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const RUIN = 'dist/games/fixtures/ruin.js';
+const LIGHTS = 'dist/games/fixtures/lights.js';
+
+function cli(args: string[], input = '') {
+  const r = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, input, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Bad input: exit code 2 and exactly one line on stderr, no stack trace. */
+function expectBadInput(r: ReturnType<typeof cli>, message: string | RegExp): void {
+  expect(r.status).toBe(2);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^arcgraph \w+: /);
+  expect(lines[0]).toMatch(message);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+const file = (name: string, text: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('arcgraph games', () => {
+  it('--json lists the suite with the fixed keys', async () => {
+    const r = cli(['games', '--json']);
+    expect(r.status).toBe(0);
+    const listed = JSON.parse(r.stdout);
+    const expected = [];
+    for (const id of Object.keys(SUITE).sort()) {
+      const { game } = await loadGame(id);
+      expected.push({ id: game.id, title: game.title, levels: game.levels, tutorialLevels: game.tutorialLevels, actions: game.actions.map((a) => ACTION_NAMES[a]) });
+    }
+    expect(listed).toEqual(expected);
+    for (const entry of listed) expect(Object.keys(entry)).toEqual(['id', 'title', 'levels', 'tutorialLevels', 'actions']);
+  });
+
+  it('prints a table with one row per suite game (or says the suite is empty)', () => {
+    const r = cli(['games']);
+    expect(r.status).toBe(0);
+    const ids = Object.keys(SUITE);
+    if (ids.length === 0) expect(r.stdout).toContain('No games');
+    else {
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(ids.length + 1);
+      for (const id of ids) expect(r.stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    }
+  });
+
+  it('rejects arguments it does not take', () => {
+    expectBadInput(cli(['games', 'ruin']), /takes no arguments/);
+    expectBadInput(cli(['games', '--bogus']), /Unknown option '--bogus'/);
+  });
+});
+
+describe('arcgraph play (script on stdin)', () => {
+  it('plays the commands, prints a status line after each, stops at quit, and records the session', () => {
+    const rec = join(dir, 'ruin.play.1.recording.jsonl');
+    const r = cli(['play', RUIN, '--record', rec], '# win level 1\nACTION4\n\nACTION4\nACTION3\nquit\nACTION4\n');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^ruin \(Gambler's ruin corridor\) \| level 1\/6 \| NOT_FINISHED \| completed 0 \| actions 1 \| available ACTION3 ACTION4$/);
+    expect(lines[2]).toMatch(/^ACTION4 -> .*level 2\/6 \| NOT_FINISHED \| completed 1 \| actions 3/);
+    expect(lines[3]).toMatch(/^ACTION3 -> .*level 2\/6/);
+    expect(readFileSync(rec, 'utf8').trimEnd().split('\n')).toHaveLength(4);
+    const replay = cli(['replay', rec, '--game', RUIN, '--json']);
+    expect(replay.status).toBe(0);
+    expect(JSON.parse(replay.stdout)).toEqual({ file: rec, game: 'ruin', style: 'agents', steps: 4, outcome: { state: 'NOT_FINISHED', levels_completed: 1 }, reproduced: true });
+  });
+
+  it('starts at --level and its recording replays from there', () => {
+    const rec = join(dir, 'ruin.level3.recording.jsonl');
+    const r = cli(['play', RUIN, '--level', '3', '--record', rec], 'ACTION4\nRESET\nRESET\n' + 'ACTION4\n'.repeat(5));
+    expect(r.status).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/level 4\/6 \| NOT_FINISHED \| completed 3/);
+    const replay = JSON.parse(cli(['replay', rec, '--game', RUIN, '--json']).stdout);
+    expect(replay).toMatchObject({ reproduced: true, outcome: { levels_completed: 3 } });
+  });
+
+  it('accepts clicks as ACTION6 x y and ACTION6(x,y)', () => {
+    const r = cli(['play', LIGHTS], 'ACTION6 31 31\nACTION6(15,15)\n6 49 49\n');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ACTION6\(49,49\) -> .*\| WIN \| completed 2/);
+  });
+
+  it.each([
+    ['an unavailable action', RUIN, 'ACTION4\nACTION1\n', /stdin line 2: ACTION1 is not available in ruin \(available: ACTION3, ACTION4\)/],
+    ['a click outside 0..63', LIGHTS, 'ACTION6 64 3\n', /stdin line 1: click outside the grid: \(64, 3\)/],
+    ['a negative click', LIGHTS, '\nACTION6 3 -1\n', /stdin line 2: click outside the grid/],
+    ['a click without a cell', LIGHTS, 'ACTION6\n', /stdin line 1: ACTION6 needs a cell/],
+    ['a line that is no command', RUIN, 'JUMP\n', /stdin line 1: not an action: 'JUMP'/],
+    ['an action after GAME_OVER', RUIN, 'ACTION3\nACTION4\n', /stdin line 2: the game is over: only RESET continues/],
+  ])('rejects %s with exit 2 and leaves no recording', (_what, game, script, message) => {
+    const rec = join(dir, 'never.recording.jsonl');
+    expectBadInput(cli(['play', game, '--record', rec], script), message);
+    expect(existsSync(rec)).toBe(false);
+  });
+
+  it('leaves no recording when the game crashes (exit 1)', () => {
+    const rec = join(dir, 'boom.recording.jsonl');
+    const r = cli(['play', 'dist/games/fixtures/boom.js', '--record', rec], 'ACTION1\nACTION1\nACTION2\nACTION2\n');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('counter overflow');
+    expect(existsSync(rec)).toBe(false);
+  });
+});
+
+describe('game references', () => {
+  const notAGame = file('notgame.mjs', "export default { id: 'abcd', title: 't', levels: 1, tutorialLevels: 0, actions: [1], init() {}, status() {}, render() {}, encode() {}, decode() {} };\n");
+  const badActions = file('badactions.mjs', "export default { id: 'abcd', title: 't', levels: 1, tutorialLevels: 0, actions: [0] };\n");
+  const noDefault = file('nodefault.mjs', 'export const game = 1;\n');
+  const broken = file('broken.mjs', 'export default {\n');
+
+  it.each([
+    ['an unknown game id', 'zzzz', /unknown game 'zzzz': suite games are/],
+    ['a missing module', './no/such/game.js', /no such game module: \.\/no\/such\/game\.js/],
+    ['a module that is not a valid game', notAGame, /member 'step' is missing or not a function/],
+    ['a module with an invalid member', badActions, /member 'actions' has 0: action ids are 1\.\.7/],
+    ['a module without a default export', noDefault, /has no default export/],
+    ['a module that does not load', broken, /cannot load game module .*broken\.mjs/],
+  ])('play rejects %s', (_what, ref, message) => {
+    expectBadInput(cli(['play', ref], 'quit\n'), message);
+  });
+
+  it('play rejects a level that does not exist and a record folder that does not exist', () => {
+    expectBadInput(cli(['play', RUIN, '--level', '7'], ''), /--level must be an integer in 1\.\.6, got '7'/);
+    expectBadInput(cli(['play', RUIN, '--record', join(dir, 'missing', 'x.jsonl')], ''), /--record: no such folder/);
+  });
+});
+
+describe('arcgraph replay', () => {
+  const good = join(dir, 'ruin.good.recording.jsonl');
+  const rec = cli(['play', RUIN, '--record', good], 'ACTION4\nACTION4\nACTION4\nACTION3\n');
+  const text = (): string => readFileSync(good, 'utf8');
+
+  it('reproduces a recording (exit 0) and writes its replay with --out', () => {
+    expect(rec.status).toBe(0);
+    const out = join(dir, 'ruin.replayed.recording.jsonl');
+    const r = cli(['replay', good, '--game', RUIN, '--out', out]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('reproduced');
+    expect(cli(['replay', out, '--game', RUIN]).status).toBe(0);
+  });
+
+  it('reads the toolkit style and writes the Agents style', () => {
+    const toolkit = text()
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const { timestamp, data } = JSON.parse(line);
+        return JSON.stringify({ timestamp, data: { ...data, frame: undefined, action_input: { id: ACTION_NAMES[data.action_input.id], data: {} } } });
+      })
+      .join('\n');
+    const path = file('ruin.toolkit.jsonl', toolkit + '\n');
+    const out = join(dir, 'ruin.from-toolkit.recording.jsonl');
+    const r = cli(['replay', path, '--game', RUIN, '--out', out, '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ style: 'toolkit', reproduced: true, steps: 5 });
+    const written = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).data);
+    expect(written.map((d) => d.action_input.id)).toEqual([0, 4, 4, 4, 3]);
+    expect(written[0].frame[0]).toHaveLength(64);
+  });
+
+  it('names the first diverging step and exits 1', () => {
+    const lines = text().trimEnd().split('\n');
+    lines[3] = lines[3].replace('"levels_completed":1', '"levels_completed":0');
+    const path = file('ruin.diverging.jsonl', lines.join('\n') + '\n');
+    const r = cli(['replay', path, '--game', RUIN, '--json']);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ reproduced: false, divergence: { step: 4, line: 4, action: 'ACTION4', field: 'levels_completed', recorded: 0, replayed: 1 } });
+    const plain = cli(['replay', path, '--game', RUIN]);
+    expect(plain.stdout).toContain('DIVERGES at step 4 (line 4, ACTION4)');
+  });
+
+  it.each([
+    ['a truncated recording', () => text().slice(0, -500), /:5: not valid JSON \(malformed or truncated line\)/],
+    ['a malformed line', () => text().replace('\n', '\n{nope\n'), /:2: not valid JSON/],
+    ['an unavailable action', () => text().replace('"action_input":{"id":3', '"action_input":{"id":1'), /:5: ACTION1 is not available in ruin/],
+    ['a click outside 0..63', () => text().replace('"action_input":{"id":3,"data":{}}', '"action_input":{"id":6,"data":{"x":3,"y":99}}'), /:5: click outside the grid: \(3, 99\)/],
+  ])('rejects %s with exit 2, naming the line, and writes no --out file', (_what, make, message) => {
+    const path = file('bad.jsonl', make());
+    const out = join(dir, 'bad-out.jsonl');
+    expectBadInput(cli(['replay', path, '--game', RUIN, '--out', out]), message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('resolves the game from game_id, and rejects an unknown one or a mismatching --game', () => {
+    const path = file('zzzz.jsonl', text().replaceAll('"game_id":"ruin"', '"game_id":"zzzz-0123abcd"'));
+    expectBadInput(cli(['replay', path]), /unknown game 'zzzz'/);
+    expectBadInput(cli(['replay', good, '--game', LIGHTS]), /records game 'ruin' but --game .* is 'lite'/);
+    const noId = file('noid.jsonl', text().replaceAll('"game_id":"ruin",', ''));
+    expectBadInput(cli(['replay', noId]), /names no game_id: give --game/);
+  });
+
+  it('rejects a missing file or argument', () => {
+    expectBadInput(cli(['replay', join(dir, 'absent.jsonl'), '--game', RUIN]), /cannot read recording .*absent\.jsonl: ENOENT/);
+    expectBadInput(cli(['replay']), /expected one recording file, got none/);
+  });
+
+  it('leaves no temporary files behind', () => {
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
