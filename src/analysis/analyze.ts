@@ -1,0 +1,108 @@
+import { NodeFlag, TERMINAL, type StateGraph } from '../explorer/graph.js';
+import { winWithin, type WithinK } from './horizon.js';
+import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
+import { transitionWeights, type Policy } from './policy.js';
+import { winProbability, type PWin } from './probability.js';
+import { backwardReach, isFrontier, nearest, pathTo, reverseEdges, searchFromRoot, type ActionPath } from './reachability.js';
+import { DEFAULT_THRESHOLD, settleHint, verdictFor, type Verdict } from './verdict.js';
+
+export interface AnalyzeOptions {
+  policy?: Policy;
+  /** Random-win probability a level must stay below (default 1e-4). */
+  threshold?: number;
+  /** A tutorial level: its verdict is reported but exempt. */
+  tutorial?: boolean;
+  /** The level's declared baseline action count, to compare the shortest win with. */
+  baseline?: number;
+  /** Also compute the probability of winning within this many actions. */
+  withinK?: number;
+  /** Interval iteration tolerances and work budget (for graphs too large to solve exactly). */
+  interval?: IntervalOptions;
+}
+
+export interface ShortestWin extends ActionPath {
+  /** False on a partial graph when an unexplored state is near enough to hide a shorter win. */
+  optimal: boolean;
+}
+
+export interface Analysis {
+  /** A winning state is in the graph (on a partial graph, false means none found yet). */
+  winReachable: boolean;
+  shortestWin: ShortestWin | null;
+  /** The declared baseline and how the shortest win compares (shortest - declared). */
+  baseline?: { declared: number; shortest: number | null; difference: number | null };
+  /**
+   * Non-terminal states from which no win is reachable (on a partial graph only the certain ones:
+   * no path to a win nor to the frontier), and a shortest action sequence into one.
+   */
+  deadEnds: { count: number; example?: ActionPath };
+  /** Non-terminal states that can still win (a path to a winning state exists). */
+  canWin: number;
+  fullyExplored: boolean;
+  frontier: number;
+  pWin: PWin;
+  withinK?: WithinK;
+  verdict: Verdict;
+  /** What would settle an inconclusive verdict. */
+  hint?: string;
+  threshold: number;
+  exempt: boolean;
+}
+
+/** Everything a developer asks of a level's graph: solvable, how short, where stuck, how lucky. */
+export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis {
+  const threshold = opts.threshold ?? DEFAULT_THRESHOLD;
+  if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
+  if (opts.withinK !== undefined && !(Number.isInteger(opts.withinK) && opts.withinK >= 0)) {
+    throw new RangeError(`withinK must be a non-negative integer, got ${opts.withinK}`);
+  }
+  const n = graph.nodeCount;
+  const { flags } = graph;
+  const rev = reverseEdges(graph);
+  const search = searchFromRoot(graph);
+
+  const wins = Uint8Array.from(flags, (f) => (f & NodeFlag.WON ? 1 : 0));
+  const frontierNodes = Uint8Array.from(flags, (f) => (isFrontier(f) ? 1 : 0));
+  const frontier = frontierNodes.reduce((a, b) => a + b, 0);
+  const expandedPlaying = (u: number): boolean => (flags[u] & (TERMINAL | NodeFlag.EXPANDED)) === NodeFlag.EXPANDED;
+
+  const canWin = backwardReach(rev, wins, expandedPlaying);
+  const mayWin = frontier > 0 ? backwardReach(rev, Uint8Array.from(wins, (w, v) => w | frontierNodes[v]), expandedPlaying) : canWin;
+  const dead = Uint8Array.from(flags, (f, v) => (expandedPlaying(v) && !mayWin[v] ? 1 : 0));
+  const deadCount = dead.reduce((a, b) => a + b, 0);
+  const firstDead = nearest(search, dead);
+
+  const firstWin = nearest(search, wins);
+  let shortestWin: ShortestWin | null = null;
+  if (firstWin >= 0) {
+    const path = pathTo(graph, search, firstWin);
+    // A win beyond the frontier takes at least one move past a frontier state.
+    let nearestFrontier = Infinity;
+    for (let v = 0; v < n; v++) if (frontierNodes[v] && search.dist[v] >= 0) nearestFrontier = Math.min(nearestFrontier, search.dist[v]);
+    shortestWin = { ...path, optimal: nearestFrontier + 1 >= path.length };
+  }
+
+  const weights = transitionWeights(graph, opts.policy ?? 'available');
+  const pWin = winProbability(graph, weights, rev, frontier, opts.interval ?? DEFAULT_INTERVAL);
+  const verdict = verdictFor(pWin.lower, pWin.upper, threshold);
+
+  const analysis: Analysis = {
+    winReachable: firstWin >= 0,
+    shortestWin,
+    deadEnds: firstDead >= 0 ? { count: deadCount, example: pathTo(graph, search, firstDead) } : { count: deadCount },
+    canWin: canWin.reduce((count, marked, v) => count + (marked && !wins[v] ? 1 : 0), 0),
+    fullyExplored: frontier === 0,
+    frontier,
+    pWin,
+    verdict,
+    threshold,
+    exempt: opts.tutorial ?? false,
+  };
+  if (opts.baseline !== undefined) {
+    const shortest = shortestWin?.length ?? null;
+    analysis.baseline = { declared: opts.baseline, shortest, difference: shortest === null ? null : shortest - opts.baseline };
+  }
+  if (opts.withinK !== undefined) analysis.withinK = winWithin(graph, weights, search, opts.withinK, frontier);
+  if (verdict === 'inconclusive') analysis.hint = settleHint(pWin, threshold, frontier);
+  return analysis;
+}

@@ -1,0 +1,109 @@
+import { NodeFlag, type StateGraph } from '../explorer/graph.js';
+import type { TransitionWeights } from './policy.js';
+import { exactProbability, type ExactProbability } from './probability.js';
+import { BudgetExceeded, ExactBudget, floatAbove, floatBelow, fraction } from './rational.js';
+import { isFrontier, type RootSearch } from './reachability.js';
+
+/** The probability of winning within k actions (lower counts the frontier as a loss, upper as a win). */
+export interface WithinK {
+  k: number;
+  lower: number;
+  upper: number;
+  /** On a complete graph, when the numbers stay small enough. */
+  exact?: ExactProbability;
+}
+
+const EPSILON = 2 ** -52;
+
+/**
+ * Finite-horizon dynamic programming over the nodes within k moves of the root:
+ * P_j(u) = sum_v w(u,v) P_{j-1}(v) / D, self-loops and unavailable actions included (they use up an
+ * action). Exact in integers over D^k when that stays within budget, else in floats widened by a
+ * bound on their rounding error.
+ */
+export function winWithin(graph: StateGraph, weights: TransitionWeights, search: RootSearch, k: number, frontier: number): WithinK {
+  const n = graph.nodeCount;
+  const near: number[] = [];
+  for (let v = 0; v < n; v++) if (search.dist[v] >= 0 && search.dist[v] <= k) near.push(v);
+  const complete = frontier === 0;
+  if (complete) {
+    const exact = exactWithin(graph, weights, near, k);
+    if (exact) return { k, lower: floatBelow(exact), upper: floatAbove(exact), exact: exactProbability(exact) };
+  }
+  return { k, lower: floatWithin(graph, weights, near, k, 0, -1), upper: floatWithin(graph, weights, near, k, 1, 1) };
+}
+
+function exactWithin(graph: StateGraph, weights: TransitionWeights, near: number[], k: number): ReturnType<typeof fraction> | null {
+  const budget = new ExactBudget(4_000_000, 8192);
+  const D = BigInt(weights.denominator);
+  try {
+    budget.check(D ** BigInt(k));
+    let prev = new Map<number, bigint>();
+    for (const v of near) prev.set(v, graph.flags[v] & NodeFlag.WON ? 1n : 0n);
+    let scale = 1n;
+    for (let j = 1; j <= k; j++) {
+      scale *= D;
+      const next = new Map<number, bigint>();
+      for (const u of near) {
+        const f = graph.flags[u];
+        if (f & NodeFlag.WON) next.set(u, scale);
+        else if ((f & NodeFlag.EXPANDED) === 0) next.set(u, 0n);
+        else {
+          let sum = BigInt(weights.stay[u]) * prev.get(u)!;
+          for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) {
+            const w = weights.weight[e];
+            if (w > 0) sum += BigInt(w) * (prev.get(graph.edgeTarget[e]) ?? 0n);
+          }
+          budget.spend(graph.edgeStart[u + 1] - graph.edgeStart[u] + 1);
+          next.set(u, sum);
+        }
+      }
+      prev = next;
+    }
+    return fraction(prev.get(0)!, scale, budget);
+  } catch (err) {
+    if (err instanceof BudgetExceeded) return null;
+    throw err;
+  }
+}
+
+/**
+ * One bound in floats: `frontierValue` for unexplored nodes, `direction` -1 to round down, +1 up.
+ * Nodes beyond k moves never influence the root within k actions and read as 0.
+ */
+function floatWithin(
+  graph: StateGraph,
+  weights: TransitionWeights,
+  near: number[],
+  k: number,
+  frontierValue: 0 | 1,
+  direction: -1 | 1,
+): number {
+  const n = graph.nodeCount;
+  const fixed = (f: number): number => (f & NodeFlag.WON ? 1 : f & NodeFlag.LOST ? 0 : isFrontier(f) ? frontierValue : -1);
+  let prev = new Float64Array(n);
+  let next = new Float64Array(n);
+  for (const v of near) prev[v] = Math.max(0, fixed(graph.flags[v]));
+  const D = weights.denominator;
+  for (let j = 1; j <= k; j++) {
+    for (const u of near) {
+      const f = fixed(graph.flags[u]);
+      if (f >= 0) {
+        next[u] = f;
+        continue;
+      }
+      let sum = weights.stay[u] * prev[u];
+      let terms = 1;
+      for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) {
+        const w = weights.weight[e];
+        if (w === 0) continue;
+        sum += w * prev[graph.edgeTarget[e]];
+        terms++;
+      }
+      const widened = (sum / D) * (1 + direction * (terms + 2) * EPSILON) + direction * (terms + 2) * Number.MIN_VALUE;
+      next[u] = Math.min(1, Math.max(0, widened));
+    }
+    [prev, next] = [next, prev];
+  }
+  return prev[0];
+}

@@ -1,0 +1,33 @@
+import type { PWin } from './probability.js';
+
+export type Verdict = 'pass' | 'fail' | 'inconclusive';
+
+/** The ARC-AGI-3 acceptance threshold: a random policy must not win more than 1 in 10,000 attempts. */
+export const DEFAULT_THRESHOLD = 1e-4;
+
+/** Pass when even the upper bound is below the threshold, fail when even the lower bound reaches it. */
+export function verdictFor(lower: number, upper: number, threshold: number): Verdict {
+  if (upper < threshold) return 'pass';
+  if (lower >= threshold) return 'fail';
+  return 'inconclusive';
+}
+
+/**
+ * Clean random attempts (no win) that certify p < threshold at 95% confidence: the one-sided
+ * Clopper-Pearson bound after n attempts without a win is 1 - 0.05^(1/n).
+ */
+export function attemptsToCertify(threshold: number): number {
+  return Math.ceil(Math.log(0.05) / Math.log1p(-threshold));
+}
+
+/** What would settle an inconclusive verdict. */
+export function settleHint(pWin: PWin, threshold: number, frontier: number): string {
+  const bounds = `p in [${pWin.lower.toPrecision(4)}, ${pWin.upper.toPrecision(4)}] straddles ${threshold}`;
+  if (pWin.method === 'bounds') {
+    return (
+      `${bounds}: explore further (${frontier} frontier states unexplored), ` +
+      `or run random attempts (${attemptsToCertify(threshold)} attempts without a win certify p < ${threshold} at 95%)`
+    );
+  }
+  return `${bounds}: interval iteration stopped on its work budget; give it a larger budget or a tighter tolerance`;
+}
