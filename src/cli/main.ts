@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   play: async () => (await import('./commands/play.js')).default,
   replay: async () => (await import('./commands/replay.js')).default,
   explore: async () => (await import('./commands/explore.js')).default,
+  random: async () => (await import('./commands/random.js')).default,
 };
 
 async function usage(): Promise<string> {

@@ -1,7 +1,5 @@
-import { join } from 'node:path';
-import { Piscina } from 'piscina';
 import type { Game } from '../engine/game.js';
-import { PACKAGE_ROOT } from '../engine/loader.js';
+import { workerPool } from '../parallel/pool.js';
 import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import { packMessage, unpackMessage } from './wire.js';
 
@@ -12,11 +10,9 @@ export interface Expander {
   close(): Promise<void>;
 }
 
-export const WORKER_FILE = join(PACKAGE_ROOT, 'dist', 'workers', 'expand.js');
-
 /** Batches go to a Piscina pool as transferred msgpack buffers, and come back the same way. */
 export function poolExpander(workers: number): Expander {
-  const pool = new Piscina({ filename: WORKER_FILE, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+  const pool = workerPool('expand', workers);
   return {
     workers,
     async run(task) {

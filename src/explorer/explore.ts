@@ -1,10 +1,10 @@
-import { availableParallelism } from 'node:os';
 import { codeName } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { collisionProbability, fingerprintInto, initIdentity } from '../engine/identity.js';
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
 import { Outcome, type ExpandResult } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
+import { defaultWorkers } from '../parallel/pool.js';
 import { FrontierQueue } from './frontier.js';
 import { NodeFlag, type StateGraph } from './graph.js';
 import { measureGraph, type GraphMeasures } from './measures.js';
@@ -116,7 +116,7 @@ export async function exploreGraph(source: Source, options: ExploreOptions): Pro
   store.add(fp.lo, fp.hi, 0, -1, 0, flagsOf(rootStatus === 'won' ? Outcome.WON : rootStatus === 'lost' ? Outcome.LOST : Outcome.PLAYING, lastLevel));
   if (rootStatus === 'playing') queue.push(0, rootBytes);
 
-  const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? availableParallelism()) : 1);
+  const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? defaultWorkers()) : 1);
   const expander = options.expander ?? (module && workers > 0 ? poolExpander(workers) : inlineExpander(game));
   const targetSteps = options.batchSteps ?? 16_384;
   let stepsPerState = Math.max(1, game.actions.length);

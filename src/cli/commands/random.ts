@@ -1,0 +1,80 @@
+import { loadGame } from '../../engine/loader.js';
+import { randomPlay, type RandomResult } from '../../random/random.js';
+import { POLICIES, type Policy } from '../../random/walk.js';
+import { InputError } from '../../engine/loader.js';
+import type { Command } from '../main.js';
+import { numberOption, onePositional, parse } from '../args.js';
+
+const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
+
+Plays seeded random attempts from the level's reset state over a worker pool until the step
+budget is spent, and bounds the random-win probability (one-sided 95% Clopper-Pearson).
+The numbers are the same whatever the worker count.
+
+Options:
+  --level N              level (default 1)
+  --steps N              total step budget (default 50000)
+  --workers K            worker threads (default: all cores)
+  --seed S               seed (default 1)
+  --policy P             available (uniform over the game's actions, default) or reference
+                         (the ARC-AGI-3-Agents random agent: uniform over ACTION1..ACTION7)
+  --max-attempt-steps N  cut an attempt off after N steps (counted as a win for the upper bound)
+  --threshold P          verdict threshold (default 1e-4)
+  --json                 print one JSON object
+Exit code 1 when the verdict is fail on a non-tutorial level.`;
+
+function describe(r: RandomResult): string {
+  const rows = [
+    `${r.game} level ${r.level}${r.tutorial ? ' (tutorial: exempt)' : ''}, policy ${r.policy}, seed ${r.seed}`,
+    `${r.episodes} attempts in ${r.steps} steps: ${r.wins} won, ${r.losses} game over, ${r.cutOff} cut off`,
+    `win rate ${r.winRate.toExponential(3)}; 95% bounds [${r.lower.toExponential(3)}, ${r.upper.toExponential(3)}]`,
+    `verdict against ${r.threshold}: ${r.verdict}${r.hint ? ` (${r.hint})` : ''}`,
+    `speed: ${Math.round(r.stepsPerSecond)} steps/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s`,
+  ];
+  return rows.join('\n');
+}
+
+const command: Command = {
+  summary: 'Monte Carlo random play with confidence bounds',
+  async run(argv) {
+    const p = parse(argv, {
+      level: { type: 'string' },
+      steps: { type: 'string' },
+      workers: { type: 'string' },
+      seed: { type: 'string' },
+      policy: { type: 'string' },
+      'max-attempt-steps': { type: 'string' },
+      threshold: { type: 'string' },
+      json: { type: 'boolean' },
+    }, 'random');
+    if (p.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const v = p.values;
+    const policy = (v.policy ?? 'available') as Policy;
+    if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(v.policy)}'`);
+    const loaded = await loadGame(onePositional(p, 'game', 'random'));
+    const abort = new AbortController();
+    const onSigint = (): void => abort.abort();
+    process.on('SIGINT', onSigint);
+    try {
+      const r = await randomPlay(loaded, {
+        level: numberOption(v, 'level', { min: 1 }) ?? 1,
+        steps: numberOption(v, 'steps', { min: 1 }) ?? 50_000,
+        workers: numberOption(v, 'workers', { min: 1, max: 256 }),
+        seed: numberOption(v, 'seed', { min: 0, max: Number.MAX_SAFE_INTEGER }),
+        policy,
+        maxAttemptSteps: numberOption(v, 'max-attempt-steps', { min: 1 }),
+        threshold: numberOption(v, 'threshold', { min: 0, max: 1, real: true }),
+        signal: abort.signal,
+      });
+      console.log(v.json ? JSON.stringify(r) : describe(r));
+      return r.verdict === 'fail' && !r.tutorial ? 1 : 0;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  },
+};
+
+export default command;

@@ -1,0 +1,142 @@
+import type { Game } from '../engine/game.js';
+import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
+import { defaultWorkers, workerPool } from '../parallel/pool.js';
+import { attemptsToCertify, clopperPearson } from './bounds.js';
+import { runWalks, WalkEnd, type Policy, type WalkResult, type WalkTask } from './walk.js';
+
+export type Verdict = 'pass' | 'fail' | 'inconclusive';
+
+export interface RandomOptions {
+  level: number;
+  /** Total step budget over all attempts. */
+  steps: number;
+  workers?: number;
+  seed?: number;
+  policy?: Policy;
+  /** An attempt still playing after this many steps is cut off (counted as a win for the upper bound). */
+  maxAttemptSteps?: number;
+  threshold?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: { steps: number; episodes: number; wins: number; seconds: number }) => void;
+}
+
+/** What `arcgraph random --json` prints. */
+export interface RandomResult {
+  game: string;
+  level: number;
+  policy: Policy;
+  seed: number;
+  /** Attempts played within the step budget (the last may be cut off by the budget). */
+  episodes: number;
+  wins: number;
+  losses: number;
+  cutOff: number;
+  steps: number;
+  winRate: number;
+  /** One-sided 95% Clopper-Pearson bounds; cut-off attempts count as wins for the upper one. */
+  lower: number;
+  upper: number;
+  threshold: number;
+  verdict: Verdict;
+  tutorial: boolean;
+  /** For an inconclusive verdict: what would settle it. */
+  hint?: string;
+  /** The first winning episode, to reproduce it (replay with the same seed and policy). */
+  firstWin?: number;
+  workers: number;
+  seconds: number;
+  stepsPerSecond: number;
+}
+
+export function verdictOf(lower: number, upper: number, threshold: number): Verdict {
+  return upper < threshold ? 'pass' : lower >= threshold ? 'fail' : 'inconclusive';
+}
+
+/**
+ * Monte Carlo attempts of a random policy from the level's reset state over the worker pool.
+ * Episode i always plays the same moves (seeded by seed and i), and results are consumed in
+ * episode order until the step budget is spent, so the numbers do not depend on the worker count.
+ */
+export async function randomPlay(source: string | LoadedGame | Game, options: RandomOptions): Promise<RandomResult> {
+  const loaded: { game: Game; module?: string } = typeof source === 'string' ? await loadGame(source) : 'module' in source ? source : { game: source };
+  const { game, module } = loaded;
+  const { level, steps: budget } = options;
+  if (!Number.isInteger(level) || level < 1 || level > game.levels) throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
+  const policy = options.policy ?? 'available';
+  const seed = options.seed ?? 1;
+  const threshold = options.threshold ?? 1e-4;
+  const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
+  const workers = module ? Math.max(1, options.workers ?? defaultWorkers()) : 1;
+  const pool = module ? workerPool('walk', workers) : undefined;
+  const run = (task: WalkTask): Promise<WalkResult> => (pool ? pool.run(task) : Promise.resolve().then(() => runWalks(game, task)));
+  const started = performance.now();
+
+  let used = 0;
+  let episodes = 0;
+  let wins = 0;
+  let losses = 0;
+  let cutOff = 0;
+  let firstWin: number | undefined;
+  let nextEpisode = 0;
+  let perTask = 16;
+  const inflight: Promise<WalkResult>[] = [];
+  try {
+    while (used < budget && !options.signal?.aborted) {
+      while (inflight.length < 2 * workers) {
+        inflight.push(run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap }));
+        nextEpisode += perTask;
+      }
+      const r = await inflight.shift()!;
+      let taskSteps = 0;
+      for (let i = 0; i < r.steps.length && used < budget; i++) {
+        const left = budget - used;
+        const end = r.steps[i] <= left ? r.end[i] : WalkEnd.CUT;
+        const taken = Math.min(r.steps[i], left);
+        used += taken;
+        taskSteps += taken;
+        if (end === WalkEnd.WON) {
+          wins++;
+          firstWin ??= episodes;
+        } else if (end === WalkEnd.LOST) losses++;
+        else cutOff++;
+        episodes++;
+      }
+      // Aim at about 20,000 steps per task: enough to amortise the round trip.
+      perTask = Math.max(1, Math.min(100_000, Math.round((20_000 * r.steps.length) / Math.max(1, taskSteps))));
+      options.onProgress?.({ steps: used, episodes, wins, seconds: (performance.now() - started) / 1000 });
+    }
+  } finally {
+    await Promise.allSettled(inflight);
+    await pool?.destroy();
+  }
+  const { lower } = clopperPearson(wins, episodes);
+  const { upper } = clopperPearson(wins + cutOff, episodes);
+  const verdict = verdictOf(lower, upper, threshold);
+  const seconds = (performance.now() - started) / 1000;
+  const result: RandomResult = {
+    game: game.id,
+    level,
+    policy,
+    seed,
+    episodes,
+    wins,
+    losses,
+    cutOff,
+    steps: used,
+    winRate: episodes ? wins / episodes : 0,
+    lower,
+    upper,
+    threshold,
+    verdict,
+    tutorial: level <= game.tutorialLevels,
+    workers,
+    seconds,
+    stepsPerSecond: seconds > 0 ? used / seconds : 0,
+  };
+  if (firstWin !== undefined) result.firstWin = firstWin;
+  if (verdict === 'inconclusive') {
+    const need = attemptsToCertify(threshold);
+    result.hint = cutOff > wins ? `${cutOff} attempts were cut off: raise the step budget or the per-attempt limit` : `about ${need} clean attempts (0 wins) certify p < ${threshold}; ${episodes} were played`;
+  }
+  return result;
+}

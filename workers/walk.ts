@@ -1,0 +1,7 @@
+/** Piscina worker: plays a range of seeded random episodes (see src/random/walk.ts). */
+import { loadGameModule } from '../src/engine/loader.js';
+import { runWalks, type WalkTask } from '../src/random/walk.js';
+
+export default async function walk(task: WalkTask): Promise<unknown> {
+  return runWalks(await loadGameModule(task.module), task);
+}
