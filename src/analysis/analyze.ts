@@ -16,6 +16,8 @@ export interface AnalyzeOptions {
   baseline?: number;
   /** Also compute the probability of winning within this many actions. */
   withinK?: number;
+  /** False skips the exact solve and goes straight to interval iteration. */
+  exact?: boolean;
   /** Interval iteration tolerances and work budget (for graphs too large to solve exactly). */
   interval?: IntervalOptions;
 }
@@ -61,36 +63,51 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
   const rev = reverseEdges(graph);
   const search = searchFromRoot(graph);
 
-  const wins = Uint8Array.from(flags, (f) => (f & NodeFlag.WON ? 1 : 0));
-  const frontierNodes = Uint8Array.from(flags, (f) => (isFrontier(f) ? 1 : 0));
-  const frontier = frontierNodes.reduce((a, b) => a + b, 0);
+  const wins = new Uint8Array(n);
+  const frontierNodes = new Uint8Array(n);
+  let frontier = 0;
+  let nearestFrontier = Infinity;
+  for (let v = 0; v < n; v++) {
+    if (flags[v] & NodeFlag.WON) wins[v] = 1;
+    if (isFrontier(flags[v])) {
+      frontierNodes[v] = 1;
+      frontier++;
+      if (search.dist[v] >= 0) nearestFrontier = Math.min(nearestFrontier, search.dist[v]);
+    }
+  }
   const expandedPlaying = (u: number): boolean => (flags[u] & (TERMINAL | NodeFlag.EXPANDED)) === NodeFlag.EXPANDED;
 
   const canWin = backwardReach(rev, wins, expandedPlaying);
-  const mayWin = frontier > 0 ? backwardReach(rev, Uint8Array.from(wins, (w, v) => w | frontierNodes[v]), expandedPlaying) : canWin;
-  const dead = Uint8Array.from(flags, (f, v) => (expandedPlaying(v) && !mayWin[v] ? 1 : 0));
-  const deadCount = dead.reduce((a, b) => a + b, 0);
+  // on a partial graph a state is certainly dead only if it reaches neither a win nor the frontier
+  const mayWin = frontier > 0 ? backwardReach(rev, wins.map((w, v) => w | frontierNodes[v]), expandedPlaying) : canWin;
+  const dead = new Uint8Array(n);
+  let deadCount = 0;
+  let canWinCount = 0;
+  for (let v = 0; v < n; v++) {
+    if (!expandedPlaying(v)) continue;
+    if (canWin[v]) canWinCount++;
+    if (!mayWin[v]) (dead[v] = 1), deadCount++;
+  }
   const firstDead = nearest(search, dead);
 
   const firstWin = nearest(search, wins);
   let shortestWin: ShortestWin | null = null;
   if (firstWin >= 0) {
     const path = pathTo(graph, search, firstWin);
-    // A win beyond the frontier takes at least one move past a frontier state.
-    let nearestFrontier = Infinity;
-    for (let v = 0; v < n; v++) if (frontierNodes[v] && search.dist[v] >= 0) nearestFrontier = Math.min(nearestFrontier, search.dist[v]);
+    // an undiscovered win takes at least one move past a frontier state
     shortestWin = { ...path, optimal: nearestFrontier + 1 >= path.length };
   }
 
   const weights = transitionWeights(graph, opts.policy ?? 'available');
-  const pWin = winProbability(graph, weights, rev, frontier, opts.interval ?? DEFAULT_INTERVAL);
-  const verdict = verdictFor(pWin.lower, pWin.upper, threshold);
+  const pWin = winProbability(graph, weights, rev, frontier, { exact: opts.exact ?? true, interval: opts.interval ?? DEFAULT_INTERVAL });
+  const exact = pWin.exact && { num: BigInt(pWin.exact.p), den: BigInt(pWin.exact.q) };
+  const verdict = verdictFor(pWin.lower, pWin.upper, threshold, exact);
 
   const analysis: Analysis = {
     winReachable: firstWin >= 0,
     shortestWin,
     deadEnds: firstDead >= 0 ? { count: deadCount, example: pathTo(graph, search, firstDead) } : { count: deadCount },
-    canWin: canWin.reduce((count, marked, v) => count + (marked && !wins[v] ? 1 : 0), 0),
+    canWin: canWinCount,
     fullyExplored: frontier === 0,
     frontier,
     pWin,

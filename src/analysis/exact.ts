@@ -5,7 +5,7 @@ import { LOSS, WIN, type ReachProblem } from './reach.js';
 export const EXACT_COMPONENT_LIMIT = 2000;
 
 /** Default budget: enough for the suite's levels, bounded to about a second of BigInt work. */
-export const exactBudget = (): ExactBudget => new ExactBudget(4_000_000, 8192);
+export const exactBudget = (): ExactBudget => new ExactBudget(20_000_000, 4096);
 
 /**
  * The root's exact win probability, solving components successors first: a single node from its
@@ -108,7 +108,7 @@ function eliminate(
         }
       }
       rhs[i] = rhs[i] * pivot - factor * rhs[k];
-      budget.spend(2 * (row.size + pivotRow.size));
+      budget.spend(pivot, 2 * (row.size + pivotRow.size));
       let g = rhs[i];
       for (const a of row.values()) {
         if (g === 1n || g === -1n) break;

@@ -1,7 +1,8 @@
 import { NodeFlag, type StateGraph } from '../explorer/graph.js';
 import type { TransitionWeights } from './policy.js';
 import { exactProbability, type ExactProbability } from './probability.js';
-import { BudgetExceeded, ExactBudget, floatAbove, floatBelow, fraction } from './rational.js';
+import { exactBudget } from './exact.js';
+import { BudgetExceeded, floatAbove, floatBelow, fraction } from './rational.js';
 import { isFrontier, type RootSearch } from './reachability.js';
 
 /** The probability of winning within k actions (lower counts the frontier as a loss, upper as a win). */
@@ -34,7 +35,7 @@ export function winWithin(graph: StateGraph, weights: TransitionWeights, search:
 }
 
 function exactWithin(graph: StateGraph, weights: TransitionWeights, near: number[], k: number): ReturnType<typeof fraction> | null {
-  const budget = new ExactBudget(4_000_000, 8192);
+  const budget = exactBudget();
   const D = BigInt(weights.denominator);
   try {
     budget.check(D ** BigInt(k));
@@ -54,7 +55,7 @@ function exactWithin(graph: StateGraph, weights: TransitionWeights, near: number
             const w = weights.weight[e];
             if (w > 0) sum += BigInt(w) * (prev.get(graph.edgeTarget[e]) ?? 0n);
           }
-          budget.spend(graph.edgeStart[u + 1] - graph.edgeStart[u] + 1);
+          budget.spend(sum, graph.edgeStart[u + 1] - graph.edgeStart[u] + 1);
           next.set(u, sum);
         }
       }

@@ -41,11 +41,17 @@ interface Bound {
   converged: boolean;
 }
 
-function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, interval: IntervalOptions): Bound {
+export interface SolveOptions {
+  /** Try the exact solve first (else interval iteration only). */
+  exact: boolean;
+  interval: IntervalOptions;
+}
+
+function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions): Bound {
   const problem = reachProblem(graph, weights, rev, frontierValue);
-  const exact = solveExact(problem);
+  const exact = options.exact ? solveExact(problem) : null;
   if (exact) return { lower: floatBelow(exact), upper: floatAbove(exact), exact, converged: true };
-  return { ...solveInterval(problem, interval), exact: null };
+  return { ...solveInterval(problem, options.interval), exact: null };
 }
 
 /** Solves the win probability under `weights`; a graph with a frontier gets two solves, one per bound. */
@@ -54,15 +60,15 @@ export function winProbability(
   weights: TransitionWeights,
   rev: ReverseEdges,
   frontier: number,
-  interval: IntervalOptions = DEFAULT_INTERVAL,
+  options: SolveOptions = { exact: true, interval: DEFAULT_INTERVAL },
 ): PWin {
   const policy = weights.policy;
   if (frontier > 0) {
-    const low = solve(graph, weights, rev, LOSS, interval);
-    const high = solve(graph, weights, rev, WIN, interval);
+    const low = solve(graph, weights, rev, LOSS, options);
+    const high = solve(graph, weights, rev, WIN, options);
     return { policy, method: 'bounds', lower: low.lower, upper: high.upper, converged: low.converged && high.converged };
   }
-  const { lower, upper, exact, converged } = solve(graph, weights, rev, LOSS, interval);
+  const { lower, upper, exact, converged } = solve(graph, weights, rev, LOSS, options);
   if (exact) return { policy, method: 'exact', lower, upper, exact: exactProbability(exact), converged };
   return { policy, method: 'interval', lower, upper, converged };
 }

@@ -12,21 +12,40 @@ export const ONE: Fraction = { num: 1n, den: 1n };
 /** Thrown when exact arithmetic outgrows its budget; the caller falls back to an interval. */
 export class BudgetExceeded extends Error {}
 
+/** 2^(64k) for k = 0..128: limb counts by binary search. */
+const LIMB_POWERS = Array.from({ length: 129 }, (_, k) => 1n << BigInt(64 * k));
+
+/** The number of 64-bit limbs of |x| (at least 1; capped past 8,192 bits). */
+export function limbs(x: bigint): number {
+  if (x < 0n) x = -x;
+  let lo = 1;
+  let hi = LIMB_POWERS.length - 1;
+  if (x >= LIMB_POWERS[hi]) return hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (x < LIMB_POWERS[mid]) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
  * Bounds the cost of exact arithmetic, deterministically (the same graph always gets the same
- * method): a count of BigInt operations, each on numbers of at most `maxBits` bits.
+ * method): work counted in limb operations (an operation on an n-limb number costs n), and a cap on
+ * the size of any number.
  */
 export class ExactBudget {
   private readonly limit: bigint;
   constructor(
-    private ops: number,
+    private work: number,
     readonly maxBits: number,
   ) {
     this.limit = 1n << BigInt(maxBits);
   }
-  spend(n = 1): void {
-    this.ops -= n;
-    if (this.ops < 0) throw new BudgetExceeded('exact arithmetic budget spent');
+  /** Charges `times` operations on numbers the size of x. */
+  spend(x: bigint, times = 1): void {
+    this.work -= limbs(x) * times;
+    if (this.work < 0) throw new BudgetExceeded('exact arithmetic budget spent');
   }
   /** Checks a number's size (numbers past `maxBits` make every later operation slow). */
   check(x: bigint): bigint {
@@ -35,14 +54,27 @@ export class ExactBudget {
   }
 }
 
+const trailingZeros = (x: bigint): bigint => BigInt((x & -x).toString(2).length - 1);
+
+/**
+ * Greatest common divisor. Factors of two are taken out first by shifts (weights are multiples of
+ * 4,096, so denominators are rich in them); Euclid does the rest.
+ */
 export function gcd(a: bigint, b: bigint, budget?: ExactBudget): bigint {
   if (a < 0n) a = -a;
   if (b < 0n) b = -b;
+  if (a === 0n) return b;
+  if (b === 0n) return a;
+  budget?.spend(a > b ? a : b, 4);
+  const za = trailingZeros(a);
+  const zb = trailingZeros(b);
+  a >>= za;
+  b >>= zb;
   while (b !== 0n) {
-    budget?.spend();
+    budget?.spend(a);
     [a, b] = [b, a % b];
   }
-  return a;
+  return a << (za < zb ? za : zb);
 }
 
 export function fraction(num: bigint, den: bigint, budget?: ExactBudget): Fraction {
@@ -59,7 +91,7 @@ export class FractionSum {
   /** Adds w * f, w an integer. */
   add(w: bigint, f: Fraction): void {
     if (f.num === 0n || w === 0n) return;
-    this.budget?.spend();
+    this.budget?.spend(this.den > f.den ? this.den : f.den, 3);
     if (f.den === this.den) {
       this.num += w * f.num;
       return;
@@ -91,6 +123,15 @@ export function floatFraction(x: number): Fraction {
   const m = exponent === 0 ? mantissa : mantissa | (1n << 52n);
   const e = (exponent === 0 ? 1 : exponent) - 1075;
   return e >= 0 ? { num: m << BigInt(e), den: 1n } : { num: m, den: 1n << BigInt(-e) };
+}
+
+/** The decimal a double prints as (what a user typed: 1e-4 is 1/10,000, not the double's binary value). */
+export function decimalFraction(x: number): Fraction {
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x));
+  if (!m) throw new RangeError(`not a finite non-negative number: ${x}`);
+  const digits = BigInt(m[1] + (m[2] ?? ''));
+  const exponent = Number(m[3] ?? 0) - (m[2]?.length ?? 0);
+  return exponent >= 0 ? { num: digits * 10n ** BigInt(exponent), den: 1n } : fraction(digits, 10n ** BigInt(-exponent));
 }
 
 function nextUp(x: number): number {

@@ -38,7 +38,11 @@ export function reachProblem(
     value[v] = f & NodeFlag.WON ? WIN : f & NodeFlag.LOST ? LOSS : isFrontier(f) ? frontierValue : UNKNOWN;
   }
   const unknown = (u: number): boolean => value[u] === UNKNOWN;
-  const seeds = (code: number): Uint8Array => Uint8Array.from(value, (x) => (x === code ? 1 : 0));
+  const seeds = (code: number): Uint8Array => {
+    const marked = new Uint8Array(n);
+    for (let v = 0; v < n; v++) if (value[v] === code) marked[v] = 1;
+    return marked;
+  };
 
   const canWin = backwardReach(rev, seeds(WIN), unknown);
   for (let v = 0; v < n; v++) if (value[v] === UNKNOWN && !canWin[v]) value[v] = LOSS;

@@ -1,14 +1,22 @@
 import type { PWin } from './probability.js';
+import { decimalFraction, floatFraction, type Fraction } from './rational.js';
 
 export type Verdict = 'pass' | 'fail' | 'inconclusive';
 
 /** The ARC-AGI-3 acceptance threshold: a random policy must not win more than 1 in 10,000 attempts. */
 export const DEFAULT_THRESHOLD = 1e-4;
 
-/** Pass when even the upper bound is below the threshold, fail when even the lower bound reaches it. */
-export function verdictFor(lower: number, upper: number, threshold: number): Verdict {
-  if (upper < threshold) return 'pass';
-  if (lower >= threshold) return 'fail';
+/**
+ * Pass when even the upper bound is below the threshold, fail when even the lower bound reaches it.
+ * Compared exactly with the threshold as written (1e-4 is 1/10,000, not the nearest double), and an
+ * exact probability by its fraction.
+ */
+export function verdictFor(lower: number, upper: number, threshold: number, exact?: Fraction): Verdict {
+  const t = decimalFraction(threshold);
+  const below = (f: Fraction): boolean => f.num * t.den < t.num * f.den;
+  if (exact) return below(exact) ? 'pass' : 'fail';
+  if (below(floatFraction(upper))) return 'pass';
+  if (!below(floatFraction(lower))) return 'fail';
   return 'inconclusive';
 }
 
@@ -22,7 +30,8 @@ export function attemptsToCertify(threshold: number): number {
 
 /** What would settle an inconclusive verdict. */
 export function settleHint(pWin: PWin, threshold: number, frontier: number): string {
-  const bounds = `p in [${pWin.lower.toPrecision(4)}, ${pWin.upper.toPrecision(4)}] straddles ${threshold}`;
+  const show = (x: number): string => (x === 0 || x === 1 ? String(x) : x.toPrecision(4));
+  const bounds = `p in [${show(pWin.lower)}, ${show(pWin.upper)}] straddles ${threshold}`;
   if (pWin.method === 'bounds') {
     return (
       `${bounds}: explore further (${frontier} frontier states unexplored), ` +
