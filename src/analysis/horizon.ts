@@ -36,9 +36,10 @@ export function winWithin(graph: StateGraph, weights: TransitionWeights, search:
 
 function exactWithin(graph: StateGraph, weights: TransitionWeights, near: number[], k: number): ReturnType<typeof fraction> | null {
   const budget = exactBudget();
+  // numbers grow to D^k: do not even build it when it is past the size cap
+  if (k * Math.log2(weights.denominator) >= budget.maxBits) return null;
   const D = BigInt(weights.denominator);
   try {
-    budget.check(D ** BigInt(k));
     let prev = new Map<number, bigint>();
     for (const v of near) prev.set(v, graph.flags[v] & NodeFlag.WON ? 1n : 0n);
     let scale = 1n;

@@ -10,7 +10,7 @@ import { bruteForceGraph, graphOf } from './testing.js';
 
 /** Every move of a state, clicks by class (all cells of a class act alike). */
 function moves(game: Game, state: unknown): Action[] {
-  return game.actions.flatMap((id) => (id === GameAction.ACTION6 ? clickClasses(game, state).map((c) => ({ id, x: c.x, y: c.y })) : [{ id }]));
+  return game.actions.flatMap((id): Action[] => (id === GameAction.ACTION6 ? clickClasses(game, state).map((c) => ({ id, x: c.x, y: c.y })) : [{ id }]));
 }
 
 /** Breadth-first over the game's states: each state's distance, and which can reach a win. */
