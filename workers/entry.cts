@@ -25,3 +25,7 @@ export async function expand(task: unknown): Promise<unknown> {
 export async function walk(task: unknown): Promise<unknown> {
   return (await handler('./walk.js'))(task);
 }
+
+export async function fuzz(task: unknown): Promise<unknown> {
+  return (await handler('./fuzz.js'))(task);
+}

@@ -1,13 +1,15 @@
 /**
  * Replays a recording with the runtime, step by step, checking what the recording says came back
- * (state, levels_completed, win_levels, full_reset, frames where present) and naming the first
- * step that diverges.
+ * (state, levels_completed, win_levels, full_reset, frames where present) and that every step is a
+ * sound transition (the qualification checks: valid frames, determinism, pure render, canonical
+ * identity, click classes, no slow step), and naming the first step that diverges.
  */
-import { randomUUID } from 'node:crypto';
-import { GRID, GameAction, actionName } from '../engine/actions.js';
+import { createHash, randomUUID } from 'node:crypto';
+import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/actions.js';
 import type { Frame, Game } from '../engine/game.js';
 import { InputError } from '../engine/loader.js';
 import { ActionError, Session, type FrameData } from '../engine/runtime.js';
+import { IdentityFrames, frameProblem, inspectStep, type Check } from '../qualify/checks.js';
 import type { RecordedStep, Recording } from './read.js';
 import { frameDataToJson, type RecordedFrameData, type RecordingOutcome } from './write.js';
 
@@ -18,7 +20,8 @@ export interface Divergence {
   /** Line of the file that holds it. */
   line: number;
   action: string;
-  field: 'state' | 'levels_completed' | 'win_levels' | 'full_reset' | 'frame' | 'crash';
+  /** A recorded field that differs, `crash` when the game threw, or the transition check that failed. */
+  field: 'state' | 'levels_completed' | 'win_levels' | 'full_reset' | 'frame' | 'crash' | Exclude<Check, 'exception' | 'random-win' | 'playback'>;
   recorded: unknown;
   replayed: unknown;
   /** One line for people. */
@@ -44,20 +47,67 @@ function startLevel(game: Game, first: RecordedStep): number {
   return done > 0 && done < game.levels && first.state === 'NOT_FINISHED' ? done + 1 : 1;
 }
 
+export interface ReplayOptions {
+  /** A step slower than this many milliseconds is a divergence (default 1,000). */
+  stepLimitMs?: number;
+}
+
+type Where = { step: number; line: number; action: string };
+
+const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+const framesDigest = (layers: Frame[]): string => {
+  const h = createHash('sha1');
+  for (const layer of layers) h.update(layer);
+  return h.digest('hex');
+};
+
+/**
+ * The transition checks of one step, before the session plays it: the first fault as a
+ * divergence. `successors` remembers every (state, action) stepped so far in this replay, so a
+ * transition that repeats with another successor is caught too. An exception is left to the
+ * session's own step (reported as a crash).
+ */
+function checkTransition(game: Game, session: Session, action: Action, where: Where, successors: Map<string, string>, identity: IdentityFrames<unknown>, stepLimitMs: number): Divergence | undefined {
+  const inGrid = action.id !== GameAction.ACTION6 || (Number.isInteger(action.x) && Number.isInteger(action.y) && action.x! >= 0 && action.x! < GRID && action.y! >= 0 && action.y! < GRID);
+  if (action.id === GameAction.RESET || session.sessionState !== 'NOT_FINISHED' || !game.actions.includes(action.id as never) || !inGrid) return undefined;
+  const pre = session.gameState;
+  let preBytes: Uint8Array;
+  try {
+    preBytes = game.encode(pre);
+  } catch {
+    return undefined;
+  }
+  const r = inspectStep(game, pre, preBytes, action, { stepLimitMs, identity });
+  let fault = r.faults.find((f) => f.check !== 'exception');
+  if (!fault && r.nextBytes) {
+    const key = `${latin1(preBytes)}|${actionCode(action)}`;
+    const before = successors.get(key);
+    const now = latin1(r.nextBytes);
+    if (before !== undefined && before !== now) fault = { check: 'nondeterminism', message: 'this state and action were stepped earlier in the replay to another successor' };
+    else successors.set(key, now);
+  }
+  if (!fault) return undefined;
+  return { ...where, field: fault.check as Divergence['field'], recorded: null, replayed: fault.message, message: `step ${where.step} (line ${where.line}, ${where.action}): ${fault.message}` };
+}
+
 /**
  * Replays `recording` on `game`. An action the session refuses before any divergence (unavailable,
  * after GAME_OVER...) is bad input: an InputError naming the line. A recording that does not
  * begin with RESET starts from the reset state of the game.
  */
-export function replayRecording(game: Game, recording: Recording): ReplayResult {
+export function replayRecording(game: Game, recording: Recording, options: ReplayOptions = {}): ReplayResult {
   const session = new Session(game, startLevel(game, recording.steps[0]));
   if (recording.steps[0].action.id !== GameAction.RESET) session.act({ id: GameAction.RESET });
   const guid = randomUUID();
   const lines: RecordedFrameData[] = [];
+  const successors = new Map<string, string>();
+  const identity = new IdentityFrames<unknown>(latin1, framesDigest);
+  const stepLimitMs = options.stepLimitMs ?? 1000;
   let divergence: Divergence | undefined;
   let steps = 0;
   for (const [index, step] of recording.steps.entries()) {
     const where = { step: index + 1, line: step.line, action: actionName(step.action) };
+    if (!divergence) divergence = checkTransition(game, session, step.action, where, successors, identity, stepLimitMs);
     let result: FrameData;
     try {
       result = session.act(step.action);
@@ -71,7 +121,10 @@ export function replayRecording(game: Game, recording: Recording): ReplayResult 
       break;
     }
     steps++;
-    lines.push(frameDataToJson(result, guid));
+    const bad = frameProblem(result.frame);
+    if (bad) divergence ??= { ...where, field: 'invalid-frame', recorded: null, replayed: bad, message: `step ${where.step} (line ${where.line}, ${where.action}): invalid frame: ${bad}` };
+    // An invalid frame has no JSON form: its line is kept without layers.
+    lines.push(frameDataToJson(bad ? { ...result, frame: [] } : result, guid));
     divergence ??= compare(step, result, where);
   }
   return {

@@ -1,0 +1,62 @@
+/**
+ * Seeded random action sequences. The random regimes' episodes are regenerated exactly as
+ * src/random/walk.ts plays them (same Rng stream, same draws), so a win or a crash found by
+ * `randomPlay` can be turned back into its actions; the fuzz walks use the same draws.
+ */
+import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
+import type { Game } from '../engine/game.js';
+import { Rng } from '../random/rng.js';
+import type { Policy } from '../random/walk.js';
+
+const KEYS: Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
+
+/** Draws one move of `policy`; undefined for an unavailable action (a no-op of the reference agent). */
+export function drawAction(rng: Rng, choices: readonly number[], available: ReadonlySet<number>): Action | undefined {
+  const id = choices[rng.below(choices.length)];
+  if (id === GameAction.ACTION6) {
+    const cell = rng.below(CELLS);
+    return available.has(id) ? { id, x: cell % GRID, y: (cell / GRID) | 0 } : undefined;
+  }
+  return available.has(id) ? KEYS[id] : undefined;
+}
+
+export const policyChoices = (game: Game, policy: Policy): readonly number[] => (policy === 'reference' ? [1, 2, 3, 4, 5, 6, 7] : game.actions);
+
+/** How an episode ended when played again in-process. */
+export interface Episode {
+  /** The available actions it took (the reference agent's no-ops left out), in order. */
+  actions: Action[];
+  /** Steps it counted (the reference agent's no-ops included), as randomPlay counts them. */
+  steps: number;
+  end: 'won' | 'lost' | 'cut' | 'threw';
+  error?: string;
+}
+
+/** Plays episode `index` of `randomPlay(level, seed, policy)` again, as runWalks does. */
+export function playEpisode(game: Game, level: number, policy: Policy, seed: number, index: number, maxSteps: number): Episode {
+  const rng = new Rng(seed, index);
+  const choices = policyChoices(game, policy);
+  const available = new Set<number>(game.actions);
+  const actions: Action[] = [];
+  let state = game.init(level);
+  for (let n = 1; n <= maxSteps; n++) {
+    const action = drawAction(rng, choices, available);
+    if (!action) continue;
+    actions.push(action);
+    try {
+      state = game.step(state, action);
+      const status = game.status(state);
+      if (status !== 'playing') return { actions, steps: n, end: status === 'won' ? 'won' : 'lost' };
+    } catch (err) {
+      return { actions, steps: n, end: 'threw', error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  return { actions, steps: maxSteps, end: 'cut' };
+}
+
+/** The first `count` actions of fuzz walk `stream` (uniform over the available actions). */
+export function walkActions(game: Game, seed: number, stream: number, count: number): Action[] {
+  const rng = new Rng(seed, stream);
+  const available = new Set<number>(game.actions);
+  return Array.from({ length: count }, () => drawAction(rng, game.actions, available)!);
+}

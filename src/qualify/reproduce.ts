@@ -1,0 +1,49 @@
+/**
+ * Writes a finding's reproduction as an ARC-AGI-3-Agents recording that `arcgraph replay` plays
+ * back to the fault. The session starts at the finding's level (its first RESET reports the
+ * earlier levels as completed, which is how replay infers the start level). The faulty step is
+ * written as the session saw it, without the frame when it has no valid JSON form (an invalid
+ * frame) or when the step cannot be played here (it threw, or may never return).
+ */
+import { randomUUID } from 'node:crypto';
+import { GameAction, type Action } from '../engine/actions.js';
+import type { Game } from '../engine/game.js';
+import { Session, type FrameData } from '../engine/runtime.js';
+import { frameDataToJson, recordingText, writeFileAtomic, type RecordedFrameData } from '../recording/write.js';
+import { frameProblem, type Check } from './checks.js';
+
+type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
+
+const actionInput = (action: Action): Line['action_input'] => ({ id: action.id, data: action.id === GameAction.ACTION6 ? { x: action.x, y: action.y } : {} });
+
+export function writeReproduction(path: string, game: Game, level: number, actions: readonly Action[], check: Check): void {
+  const session = new Session(game, level);
+  const guid = randomUUID();
+  const lines: Line[] = [];
+  const frameless = (data: FrameData): Line => {
+    const { frame: _layers, ...rest } = frameDataToJson({ ...data, frame: [] }, guid);
+    return rest;
+  };
+  /** A step not played here: what the session showed before it, under this action. */
+  const unplayed = (action: Action): Line => {
+    const before = lines[lines.length - 1];
+    const base = before ?? { game_id: game.id, state: 'NOT_FINISHED', levels_completed: level - 1, win_levels: game.levels, guid, available_actions: [...game.actions] };
+    const { frame: _layers, ...rest } = { ...base, frame: undefined };
+    return { ...rest, action_input: actionInput(action), full_reset: action.id === GameAction.RESET && !before };
+  };
+  for (const [i, action] of [{ id: GameAction.RESET } as Action, ...actions].entries()) {
+    if (i === actions.length && check === 'slow-step') {
+      lines.push(unplayed(action));
+      break;
+    }
+    let result: FrameData;
+    try {
+      result = session.act(action);
+    } catch {
+      lines.push(unplayed(action));
+      break;
+    }
+    lines.push(frameProblem(result.frame) ? frameless(result) : frameDataToJson(result, guid));
+  }
+  writeFileAtomic(path, recordingText(lines as RecordedFrameData[]));
+}

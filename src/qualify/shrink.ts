@@ -1,0 +1,153 @@
+/**
+ * Shortest reproductions. A fault is "at the last action of a sequence played from a level's
+ * reset state"; a sequence is shrunk by cutting the cycles it walks, by delta debugging (removing
+ * chunks while the fault still reproduces), and by a breadth-first search (the explorer) for the
+ * shortest path to the faulty state, keeping the shortest sequence that still reproduces.
+ */
+import { GameAction, actionFromCode, parseAction, type Action } from '../engine/actions.js';
+import type { Game } from '../engine/game.js';
+import { fingerprint, initIdentity } from '../engine/identity.js';
+import { GameCrash, exploreGraph, pathTo } from '../explorer/explore.js';
+import { NodeFlag } from '../explorer/graph.js';
+import { inspectStep, type Check } from './checks.js';
+
+/** Re-steps of the last transition when probing for nondeterminism (a flaky step differs only sometimes). */
+const NONDETERMINISM_RESTEPS = 32;
+
+/** The state after `prefix` from init(level), or undefined when a step throws or the level ends early. */
+function playPrefix(game: Game, level: number, prefix: readonly Action[]): { state: unknown; bytes: Uint8Array } | undefined {
+  try {
+    let state = game.init(level);
+    for (const action of prefix) {
+      if (game.status(state) !== 'playing') return undefined;
+      state = game.step(state, action);
+    }
+    if (game.status(state) !== 'playing') return undefined;
+    return { state, bytes: game.encode(state) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Does `actions` show the fault `check` at its last action? (`message` pins an exception to the
+ * same error, so shrinking does not wander to another crash.)
+ */
+export function reproduces(game: Game, level: number, check: Check, actions: readonly Action[], message?: string): boolean {
+  if (actions.length === 0) return false;
+  const at = playPrefix(game, level, actions.slice(0, -1));
+  if (!at) return false;
+  const last = actions[actions.length - 1];
+  if (check === 'random-win') {
+    try {
+      return game.status(game.step(at.state, last)) === 'won';
+    } catch {
+      return false;
+    }
+  }
+  const restep = check === 'nondeterminism' ? NONDETERMINISM_RESTEPS : 1;
+  const r = inspectStep(game, at.state, at.bytes, last, { stepLimitMs: Infinity, restep });
+  return r.faults.some((f) => f.check === check && (message === undefined || f.message === message));
+}
+
+/** Removes the loops of the prefix: from a state met again, jump to its last visit. */
+export function cutCycles(game: Game, level: number, actions: readonly Action[]): Action[] {
+  if (actions.length < 2) return [...actions];
+  const last = actions[actions.length - 1];
+  const visits: string[] = [];
+  try {
+    let state = game.init(level);
+    visits.push(Buffer.from(game.encode(state)).toString('latin1'));
+    for (const action of actions.slice(0, -1)) {
+      state = game.step(state, action);
+      visits.push(Buffer.from(game.encode(state)).toString('latin1'));
+    }
+  } catch {
+    return [...actions];
+  }
+  const lastVisit = new Map<string, number>();
+  visits.forEach((key, i) => lastVisit.set(key, i));
+  const kept: Action[] = [];
+  for (let i = lastVisit.get(visits[0])!; i < visits.length - 1; ) {
+    kept.push(actions[i]);
+    i = lastVisit.get(visits[i + 1])!;
+  }
+  kept.push(last);
+  return kept;
+}
+
+/** Delta debugging (ddmin): a 1-minimal subsequence on which `test` still holds, within `budget` tests. */
+export function ddmin<T>(items: readonly T[], test: (candidate: T[]) => boolean, budget = 20_000): T[] {
+  let current = [...items];
+  let n = 2;
+  while (current.length >= 2 && budget > 0) {
+    const chunk = Math.ceil(current.length / n);
+    let reduced = false;
+    for (let start = 0; start < current.length && budget > 0; start += chunk) {
+      const complement = [...current.slice(0, start), ...current.slice(start + chunk)];
+      budget--;
+      if (complement.length > 0 && test(complement)) {
+        current = complement;
+        n = Math.max(n - 1, 2);
+        reduced = true;
+        break;
+      }
+    }
+    if (!reduced) {
+      if (n >= current.length) break;
+      n = Math.min(current.length, 2 * n);
+    }
+  }
+  return current;
+}
+
+/** How far the breadth-first search for a shorter path may go. */
+export interface SearchLimits {
+  maxNodes: number;
+  maxSeconds: number;
+}
+
+/**
+ * A shortest path (by the explorer's BFS over state identity) to the state before the faulty
+ * action, then that action; for a random win, a shortest win; for an exception, the explorer's
+ * own shortest crash path. Undefined when the search does not find one within its limits.
+ */
+async function searchShortest(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits): Promise<Action[] | undefined> {
+  await initIdentity();
+  const target = check === 'random-win' ? undefined : playPrefix(game, level, actions.slice(0, -1));
+  if (check !== 'random-win' && !target) return undefined;
+  try {
+    const { graph } = await exploreGraph(game, { level, maxNodes: limits.maxNodes, maxSeconds: limits.maxSeconds });
+    if (check === 'random-win') {
+      // Nodes are numbered in breadth-first order: the first winning node is a nearest one.
+      for (let v = 0; v < graph.nodeCount; v++) if (graph.flags[v] & NodeFlag.WON) return pathTo(graph, v).map(actionFromCode);
+      return undefined;
+    }
+    const fp = fingerprint(target!.bytes);
+    for (let v = 0; v < graph.nodeCount; v++) {
+      if (graph.fingerprintLo![v] === fp.lo && graph.fingerprintHi![v] === fp.hi) return [...pathTo(graph, v).map(actionFromCode), actions[actions.length - 1]];
+    }
+  } catch (err) {
+    if (err instanceof GameCrash && check === 'exception') return err.actions.map(parseAction);
+  }
+  return undefined;
+}
+
+/**
+ * The shortest sequence found that still shows the fault at its last action: the original with
+ * its cycles cut and delta-debugged, or the breadth-first path, whichever is shorter. Faults that
+ * cannot be probed safely (a slow step may never return) are kept as found.
+ */
+export async function shrink(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits, message?: string): Promise<Action[]> {
+  if (check === 'slow-step' || !reproduces(game, level, check, actions, message)) return [...actions];
+  const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);
+  const candidates: Action[][] = [];
+  const cut = cutCycles(game, level, actions);
+  candidates.push(ddmin(test(cut) ? cut : [...actions], test));
+  const found = await searchShortest(game, level, check, actions, limits);
+  if (found && test(found)) candidates.push(ddmin(found, test));
+  return candidates.reduce((best, c) => (c.length < best.length ? c : best));
+}
+
+/** RESET, as it appears inside a reproduction that replays two sequences. */
+export const RESET_ACTION: Action = { id: GameAction.RESET };

@@ -1,0 +1,7 @@
+/** Piscina worker: fuzzes a range of seeded random walks of one level (see src/qualify/fuzz.ts). */
+import { loadGameModule } from '../src/engine/loader.js';
+import { runFuzz, type FuzzTask } from '../src/qualify/fuzz.js';
+
+export default async function fuzz(task: FuzzTask): Promise<unknown> {
+  return runFuzz(await loadGameModule(task.module), task);
+}
