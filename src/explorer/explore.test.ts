@@ -27,9 +27,15 @@ function bruteForce(game: Game, level: number) {
     else for (let c = 0; c < CELLS; c++) moves.push({ id, x: c % GRID, y: Math.floor(c / GRID) });
   }
   const root = game.init(level);
-  const seen = new Map<string, number>([[key(root)]].map(([k]) => [k, 0]));
+  const seen = new Map<string, number>([[key(root), 0]]);
   const queue = [root];
   const edges = new Set<string>();
+  /** Successor fingerprints of each expanded state, by its fingerprint. */
+  const successors = new Map<string, Set<string>>();
+  const fpKey = (s: unknown): string => {
+    const f = fingerprint(game.encode(s));
+    return `${f.lo}:${f.hi}`;
+  };
   let won = 0;
   let lost = 0;
   const count = (s: unknown): void => {
@@ -41,8 +47,11 @@ function bruteForce(game: Game, level: number) {
   for (let i = 0; i < queue.length; i++) {
     const s = queue[i];
     if (game.status(s) !== 'playing') continue;
+    const out = new Set<string>();
+    successors.set(fpKey(s), out);
     for (const m of moves) {
       const t = game.step(s, m);
+      out.add(fpKey(t));
       const k = key(t);
       let id = seen.get(k);
       if (id === undefined) {
@@ -54,7 +63,20 @@ function bruteForce(game: Game, level: number) {
       edges.add(`${i}>${id}`);
     }
   }
-  return { nodes: seen.size, edges: edges.size, won, lost };
+  return { nodes: seen.size, edges: edges.size, won, lost, successors };
+}
+
+/** The same adjacency read off the explorer's graph, by fingerprint. */
+function successorsOf(g: StateGraph): Map<string, Set<string>> {
+  const key = (u: number): string => `${g.fingerprintLo![u]}:${g.fingerprintHi![u]}`;
+  const out = new Map<string, Set<string>>();
+  for (let u = 0; u < g.nodeCount; u++) {
+    if (!(g.flags[u] & NodeFlag.EXPANDED)) continue;
+    const set = new Set<string>();
+    for (let e = g.edgeStart[u]; e < g.edgeStart[u + 1]; e++) set.add(key(g.edgeTarget[e]));
+    out.set(key(u), set);
+  }
+  return out;
 }
 
 /** Everything in the result that does not depend on timing. */
@@ -73,15 +95,16 @@ beforeAll(async () => {
 
 describe('explore', () => {
   const cases: [string, number][] = [
-    ['ruin', 1], ['ruin', 3], ['ruin', 6], ['maze', 1], ['maze', 2], ['lights', 1], ['lights', 2],
+    ['ruin', 1], ['ruin', 3], ['ruin', 6], ['maze', 1], ['maze', 2], ['lights', 1], ['lights', 2], ['spread', 1],
   ];
-  it.each(cases)('%s level %i matches a brute-force search', async (name, level) => {
+  it.each(cases)('%s level %i matches a brute-force search, edge for edge', async (name, level) => {
     const loaded = await loadGame(fixture(name));
     const truth = bruteForce(loaded.game, level);
-    const { result } = await exploreGraph(loaded, { level, workers: 2 });
+    const { result, graph } = await exploreGraph(loaded, { level, workers: 2 });
     expect(result).toMatchObject({ nodes: truth.nodes, edges: truth.edges, fullyExplored: true, stopReason: null, frontier: 0 });
     expect(result.terminals.won).toBe(truth.won);
     expect(result.terminals.lost).toBe(truth.lost);
+    expect(successorsOf(graph)).toEqual(truth.successors);
   });
 
   it('gives the same graph and numbers with 1, 2 or 8 workers and in any completion order', async () => {

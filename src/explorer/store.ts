@@ -131,6 +131,7 @@ export class Store {
     this.parent = grown(this.parent, need);
     this.parentAction = grown(this.parentAction, need);
     this.flags = grown(this.flags, need);
-    this.edgeStart = grown(this.edgeStart, need + 1);
+    // One more slot than the node arrays, which grow by their own length: keep it in step with them.
+    this.edgeStart = grown(this.edgeStart, this.fpLo.length + 1);
   }
 }
