@@ -1,63 +1,78 @@
+import type { StateGraph } from '../explorer/graph.js';
+
 /**
- * Strongly connected components of a CSR graph by an iterative Tarjan (explicit stacks, no
- * recursion: state graphs have chains of millions). Components are numbered in the order Tarjan
- * completes them, which is a reverse topological order of the condensation: every edge goes from
- * a component to one with a smaller or equal number.
+ * Strongly connected components of the subgraph induced by the nodes with `inside[v]` set,
+ * listed successors first (reverse topological order), which is the order an absorbing chain is
+ * solved in. Component c is nodes[compStart[c] .. compStart[c+1]-1].
  */
 export interface Components {
-  count: number;
-  /** Component number of each node. */
-  of: Int32Array;
+  readonly count: number;
+  readonly compStart: Int32Array;
+  readonly nodes: Int32Array;
+  /** Component of each node, -1 outside the subgraph. */
+  readonly compOf: Int32Array;
 }
 
-export function stronglyConnected(nodeCount: number, edgeStart: Int32Array, edgeTarget: Int32Array): Components {
-  const index = new Int32Array(nodeCount).fill(-1);
-  const low = new Int32Array(nodeCount);
-  const of = new Int32Array(nodeCount).fill(-1);
-  const stack = new Int32Array(nodeCount);
-  const callNode = new Int32Array(nodeCount);
-  const callEdge = new Int32Array(nodeCount);
-  let sp = 0;
-  let next = 0;
-  let count = 0;
-  for (let root = 0; root < nodeCount; root++) {
-    if (index[root] >= 0) continue;
+/** Tarjan's algorithm with explicit stacks (no recursion: graphs have millions of nodes). */
+export function stronglyConnected(graph: StateGraph, inside: Uint8Array): Components {
+  const n = graph.nodeCount;
+  const { edgeStart, edgeTarget } = graph;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack = new Int32Array(n);
+  const callNode = new Int32Array(n);
+  const callEdge = new Int32Array(n);
+  const compOf = new Int32Array(n).fill(-1);
+  const nodes = new Int32Array(n);
+  const starts: number[] = [0];
+  let counter = 0;
+  let top = 0;
+  let emitted = 0;
+
+  for (let root = 0; root < n; root++) {
+    if (!inside[root] || index[root] >= 0) continue;
     let depth = 0;
-    callNode[0] = root;
-    callEdge[0] = edgeStart[root];
-    index[root] = low[root] = next++;
-    stack[sp++] = root;
-    while (depth >= 0) {
-      const u = callNode[depth];
-      const e = callEdge[depth];
-      if (e < edgeStart[u + 1]) {
-        callEdge[depth] = e + 1;
-        const v = edgeTarget[e];
-        if (index[v] < 0) {
-          index[v] = low[v] = next++;
-          stack[sp++] = v;
-          depth++;
-          callNode[depth] = v;
-          callEdge[depth] = edgeStart[v];
-        } else if (of[v] < 0 && index[v] < low[u]) {
-          low[u] = index[v];
+    index[root] = low[root] = counter++;
+    stack[top++] = root;
+    onStack[root] = 1;
+    callNode[depth] = root;
+    callEdge[depth++] = edgeStart[root];
+    while (depth > 0) {
+      const v = callNode[depth - 1];
+      const e = callEdge[depth - 1];
+      if (e < edgeStart[v + 1]) {
+        callEdge[depth - 1] = e + 1;
+        const w = edgeTarget[e];
+        if (!inside[w] || w === v) continue;
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack[top++] = w;
+          onStack[w] = 1;
+          callNode[depth] = w;
+          callEdge[depth++] = edgeStart[w];
+        } else if (onStack[w] && index[w] < low[v]) {
+          low[v] = index[w];
         }
         continue;
       }
-      if (low[u] === index[u]) {
+      depth--;
+      if (low[v] === index[v]) {
+        const c = starts.length - 1;
         let w: number;
         do {
-          w = stack[--sp];
-          of[w] = count;
-        } while (w !== u);
-        count++;
+          w = stack[--top];
+          onStack[w] = 0;
+          compOf[w] = c;
+          nodes[emitted++] = w;
+        } while (w !== v);
+        starts.push(emitted);
       }
-      depth--;
-      if (depth >= 0) {
-        const p = callNode[depth];
-        if (low[u] < low[p]) low[p] = low[u];
+      if (depth > 0) {
+        const parent = callNode[depth - 1];
+        if (low[v] < low[parent]) low[parent] = low[v];
       }
     }
   }
-  return { count, of };
+  return { count: starts.length - 1, compStart: Int32Array.from(starts), nodes: nodes.subarray(0, emitted), compOf };
 }
