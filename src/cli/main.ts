@@ -17,6 +17,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   replay: async () => (await import('./commands/replay.js')).default,
   explore: async () => (await import('./commands/explore.js')).default,
   random: async () => (await import('./commands/random.js')).default,
+  qualify: async () => (await import('./commands/qualify.js')).default,
+  sweep: async () => (await import('./commands/sweep.js')).default,
 };
 
 async function usage(): Promise<string> {

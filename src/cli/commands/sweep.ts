@@ -1,0 +1,100 @@
+import { join, resolve } from 'node:path';
+import { InputError } from '../../engine/loader.js';
+import { readBaseline } from '../../report/baseline.js';
+import { headline } from '../../report/markdown.js';
+import { levelLine } from '../../report/summary.js';
+import { REPORT_FILES } from '../../report/write.js';
+import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/budget.js';
+import { sweep, type SweepEvent } from '../../sweep/sweep.js';
+import { defaultWorkers } from '../../parallel/pool.js';
+import type { Command } from '../main.js';
+import { numberOption, parse } from '../args.js';
+
+const USAGE = `Usage: arcgraph sweep [options]
+
+Explores every level of every game within a budget, analyses it (shortest solution, dead ends,
+random-win probability, verdict), qualifies every game, and writes report.json, report.md and
+report.html, rewritten after each finished game.
+
+Options:
+  --games a,b          suite game ids or game module paths (default: the whole suite)
+  --budget SPEC        nodes=N,seconds=S,steps-scale=X (any subset): states and seconds of
+                       exploration per level, fraction of the qualification regimes' step counts
+                       (default ${formatBudget(DEFAULT_BUDGET)})
+  --workers K          worker threads (default: all cores)
+  --out DIR            report folder (default: reports/<start time>)
+  --baseline FILE      an earlier report.json: regressions against it are flagged
+  --json               print the report as one JSON object
+Exit codes: 0 all levels pass (or are inconclusive), 1 a level or game fails, 2 bad input,
+130 interrupted (Ctrl-C; the reports hold the games finished before it).`;
+
+const dated = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, '').replace(/:/g, '-');
+
+const command: Command = {
+  summary: 'explore, analyse and qualify every game; write JSON, Markdown and HTML reports',
+  async run(argv) {
+    const p = parse(argv, {
+      games: { type: 'string' },
+      budget: { type: 'string' },
+      workers: { type: 'string' },
+      out: { type: 'string' },
+      baseline: { type: 'string' },
+      json: { type: 'boolean' },
+    }, 'sweep');
+    if (p.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (p.positionals.length > 0) throw new InputError(`sweep: unexpected argument '${p.positionals[0]}' (name games with --games a,b)`);
+    const v = p.values;
+    const json = v.json === true;
+    const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
+    if (games?.length === 0) throw new InputError('--games needs at least one game');
+    const budget = typeof v.budget === 'string' ? parseBudget(v.budget) : { ...DEFAULT_BUDGET };
+    const workers = numberOption(v, 'workers', { min: 1, max: 256 }) ?? defaultWorkers();
+    const out = resolve(typeof v.out === 'string' ? v.out : join('reports', dated(new Date())));
+    let baseline;
+    if (typeof v.baseline === 'string') {
+      try {
+        baseline = { path: v.baseline, report: await readBaseline(v.baseline) };
+      } catch (err) {
+        throw new InputError((err as Error).message);
+      }
+    }
+
+    // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
+    const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${workers} workers`);
+    say(`reports: ${out}`);
+    const onEvent = (event: SweepEvent): void => {
+      if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
+      if (event.kind !== 'game') return;
+      const g = event.game;
+      for (const level of g.levels) say(`  ${levelLine(g.game, level)}`);
+      if (g.qualification) say(`  ${g.game} qualification: ${g.qualification.passed ? 'passed' : 'FAILED'} (${g.qualification.findings.length} findings, ${g.qualification.seconds.toFixed(1)} s)`);
+      if (g.error) say(`  ${g.game} ERROR: ${g.error}`);
+      say(`${g.game}: ${g.outcome.toUpperCase()} in ${g.seconds.toFixed(1)} s (reports updated)`);
+    };
+
+    const abort = new AbortController();
+    const onSigint = (): void => {
+      if (abort.signal.aborted) process.exit(130);
+      say('interrupted: finishing the reports of the games already done (Ctrl-C again to quit at once)');
+      abort.abort();
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      const report = await sweep({ games, budget, workers, out, baseline, signal: abort.signal, onEvent });
+      for (const r of report.regressions) say(`REGRESSION ${r.kind}: ${r.message}`);
+      say(headline(report));
+      if (json) console.log(JSON.stringify(report));
+      say(`report: ${join(out, REPORT_FILES.html)} (also ${REPORT_FILES.markdown}, ${REPORT_FILES.json}) after ${report.seconds.toFixed(1)} s`);
+      if (report.status === 'interrupted') return 130;
+      return report.passed ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  },
+};
+
+export default command;

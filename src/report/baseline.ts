@@ -1,0 +1,70 @@
+/** Comparison with an earlier sweep (--baseline): what each level was, and what got worse. */
+import { readFile } from 'node:fs/promises';
+import type { GameReport, LevelReport, PreviousLevel, Regression, SweepReport } from './schema.js';
+import { parseReport } from './schema.js';
+
+const show = (x: number): string => (x === 0 || x === 1 ? String(x) : x.toPrecision(3));
+
+export async function readBaseline(path: string): Promise<SweepReport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the baseline ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return parseReport(text, `baseline ${path}`);
+}
+
+export function baselineGame(baseline: SweepReport | null, game: string): GameReport | undefined {
+  return baseline?.games.find((g) => g.game === game);
+}
+
+/** What the level was in the baseline; null when the baseline does not have it. */
+export function previousLevel(before: GameReport | undefined, level: number): PreviousLevel | null {
+  const old = before?.levels.find((l) => l.level === level);
+  if (!old) return null;
+  return {
+    outcome: old.outcome,
+    shortestWin: old.analysis?.shortestWin?.length ?? null,
+    pWin: old.analysis ? { lower: old.analysis.pWin.lower, upper: old.analysis.pWin.upper } : null,
+    crashed: old.crash !== null,
+  };
+}
+
+/**
+ * A level regresses when it newly crashes, newly fails, its random-win probability certainly rose
+ * (the new lower bound is above the old upper bound), or its shortest solution got longer or was
+ * lost. Levels new since the baseline count as regressions only when they crash or fail.
+ */
+function levelRegressions(game: string, level: LevelReport): Regression[] {
+  const prev = level.previous;
+  const at = { game, level: level.level };
+  const found: Regression[] = [];
+  if (level.crash && !prev?.crashed) found.push({ ...at, kind: 'new-crash', message: `${game} level ${level.level} now crashes: ${level.crash.reason}` });
+  else if (level.outcome === 'fail' && prev?.outcome !== 'fail') {
+    found.push({ ...at, kind: 'new-failure', message: `${game} level ${level.level} now fails (${prev ? `was ${prev.outcome}` : 'not in the baseline'}): ${level.reasons.join('; ')}` });
+  }
+  if (!prev || !level.analysis) return found;
+  const now = level.analysis;
+  if (prev.pWin && now.pWin.lower > prev.pWin.upper) {
+    found.push({ ...at, kind: 'pwin-rose', message: `${game} level ${level.level}: random-win probability rose from <= ${show(prev.pWin.upper)} to >= ${show(now.pWin.lower)}` });
+  }
+  if (prev.shortestWin !== null) {
+    const length = now.shortestWin?.length ?? null;
+    if (length === null) found.push({ ...at, kind: 'solution-lost', message: `${game} level ${level.level}: no solution found any more (was ${prev.shortestWin} actions)` });
+    else if (length > prev.shortestWin) found.push({ ...at, kind: 'solution-longer', message: `${game} level ${level.level}: shortest solution got longer, ${prev.shortestWin} -> ${length} actions` });
+  }
+  return found;
+}
+
+/** The regressions of one finished game against its baseline (none for a game the baseline lacks). */
+export function gameRegressions(game: GameReport, before: GameReport | undefined): Regression[] {
+  if (!before) return [];
+  const found: Regression[] = [];
+  if (game.error !== null && before.error === null) found.push({ game: game.game, level: null, kind: 'new-failure', message: `${game.game} now stops with an error: ${game.error}` });
+  if (game.qualification && !game.qualification.passed && before.qualification?.passed !== false) {
+    found.push({ game: game.game, level: null, kind: 'new-failure', message: `${game.game}: qualification now fails` });
+  }
+  for (const level of game.levels) found.push(...levelRegressions(game.game, level));
+  return found;
+}

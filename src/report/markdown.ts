@@ -1,0 +1,52 @@
+/** report.md: a heading, the regressions, and one summary table per game. */
+import type { GameReport, SweepReport } from './schema.js';
+import { SUMMARY_HEADERS, summaryRows } from './summary.js';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const row = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
+
+/** The report's headline: overall result, counts and regressions. */
+export function headline(r: SweepReport): string {
+  const s = r.summary;
+  const state = r.status === 'complete' ? (r.passed ? 'PASSED' : 'FAILED') : r.status === 'interrupted' ? 'INTERRUPTED' : 'RUNNING';
+  const regressions = r.baseline ? `, ${s.regressions} regression${s.regressions === 1 ? '' : 's'} against ${r.baseline.path}` : '';
+  return `${state}: ${s.games} game${s.games === 1 ? '' : 's'}, ${s.levels} levels: ${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive, ${s.crashes} crashed${regressions}`;
+}
+
+/** What the sweep ran with. */
+export function settingsLine(r: SweepReport): string {
+  const { budget, workers, policy, threshold, seed } = r.settings;
+  return `Budget per level: ${budget.nodes.toLocaleString('en-US')} states, ${budget.seconds} s; qualification steps scale ${budget.stepsScale}; ${workers} workers; policy ${policy}; threshold ${threshold}; seed ${seed}; ${r.seconds.toFixed(1)} s.`;
+}
+
+export function gameTable(game: GameReport, r: SweepReport): string[] {
+  return [row(SUMMARY_HEADERS), row(SUMMARY_HEADERS.map(() => '---')), ...summaryRows(game, r.regressions).map((s) => row(s.cells))];
+}
+
+function gameSection(game: GameReport, r: SweepReport): string[] {
+  const lines = [`## ${game.game}: ${game.title} (${game.outcome.toUpperCase()})`, ''];
+  lines.push(`Source \`${game.source}\`, ${game.levelCount} levels (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
+  if (game.error) lines.push(`**Error:** ${game.error}`, '');
+  if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
+  for (const level of game.levels.filter((l) => l.crash)) {
+    lines.push(`Level ${level.level} crash: ${level.crash!.reason}. Reproduce from the reset state: \`${level.crash!.actions.join(' ') || '(no actions)'}\``, '');
+  }
+  const q = game.qualification;
+  if (q) {
+    lines.push(`Qualification ${q.passed ? 'passed' : '**failed**'} (seed ${q.seed}, steps scale ${q.stepsScale}, ${q.seconds.toFixed(1)} s)${q.findings.length > 0 ? ':' : '.'}`);
+    for (const f of q.findings) lines.push(`- ${f.regime} / ${f.check}, level ${f.level}: ${f.message}${f.reproduction ? ` (reproduce: \`${f.reproduction}\`)` : ''}`);
+    lines.push('');
+  }
+  return lines;
+}
+
+export function renderMarkdown(r: SweepReport): string {
+  const lines = [`# arcgraph sweep ${r.startedAt}`, '', `**${headline(r)}**`, '', settingsLine(r), ''];
+  if (r.regressions.length > 0) {
+    lines.push('## Regressions', '');
+    for (const reg of r.regressions) lines.push(`- **${reg.kind}**: ${reg.message}`);
+    lines.push('');
+  }
+  for (const game of r.games) lines.push(...gameSection(game, r));
+  return `${lines.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,279 @@
+/**
+ * report.json: the sweep's machine-readable result, version 1. The TypeScript types and the
+ * checker schema below describe the same document (reports/README.md documents it for people);
+ * the tests hold them together by validating real reports against the closed schema.
+ */
+import type { Policy } from '../analysis/policy.js';
+import type { RegimeStatus } from '../sweep/qualification.js';
+import { arr, bool, check, int, nul, nullable, num, obj, oneOf, str, type Schema } from './check.js';
+
+export const SCHEMA_VERSION = 1;
+
+/** pass: nothing wrong; fail: a crash, a verdict failed or qualification failed; inconclusive: bounds straddle the threshold. */
+export type Outcome = 'pass' | 'fail' | 'inconclusive';
+
+export interface Budget {
+  /** Most states explored per level. */
+  nodes: number;
+  /** Most seconds of exploration per level. */
+  seconds: number;
+  /** Qualification regimes run this fraction of their step counts (1 = the paper's 50,000 / 1,000,000). */
+  stepsScale: number;
+}
+
+/** What `arcgraph explore --json` prints about the graph (the explorer's ExploreResult). */
+export interface ExploreNumbers {
+  nodes: number;
+  edges: number;
+  transitions: number;
+  mergeDensity: number;
+  maxDepth: number;
+  depthHistogram: number[];
+  cycles: { nonTrivial: number; largest: number; selfLoops: number };
+  terminals: { won: number; lost: number; complete: number };
+  frontier: number;
+  fullyExplored: boolean;
+  stopReason: 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted' | null;
+  collisionProbability: number;
+  workers: number;
+  seconds: number;
+  transitionsPerSecond: number;
+  storeBytes: number;
+  bytesPerState: number;
+}
+
+export interface ActionPathReport {
+  length: number;
+  actions: string[];
+}
+
+/** What the analysis adds to `arcgraph explore --json`. */
+export interface AnalysisNumbers {
+  winReachable: boolean;
+  shortestWin: (ActionPathReport & { optimal: boolean }) | null;
+  /** The game's declared human baseline for this level, when it has one. */
+  baseline: { declared: number; shortest: number | null; difference: number | null } | null;
+  deadEnds: { count: number; example: ActionPathReport | null };
+  canWin: number;
+  pWin: {
+    policy: Policy;
+    method: 'exact' | 'interval' | 'bounds';
+    lower: number;
+    upper: number;
+    /** p/q as decimal strings, and q/p (null when p = 0). */
+    exact: { p: string; q: string; oneIn: number | null } | null;
+    converged: boolean;
+  };
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  hint: string | null;
+  threshold: number;
+  exempt: boolean;
+}
+
+export interface RegimeReport {
+  status: RegimeStatus;
+  steps: number;
+  wins: number | null;
+  findings: number;
+  seconds: number;
+}
+
+export interface QualificationReport {
+  passed: boolean;
+  seed: number;
+  stepsScale: number;
+  seconds: number;
+  levels: { level: number; tutorial: boolean; regimes: { random1: RegimeReport; random2: RegimeReport | null; fuzz: RegimeReport; playback: RegimeReport } }[];
+  findings: { regime: string; check: string; level: number; message: string; actions: string[]; reproduction: string | null }[];
+}
+
+/** The level's numbers in the baseline report, when the baseline has this level. */
+export interface PreviousLevel {
+  outcome: Outcome;
+  shortestWin: number | null;
+  pWin: { lower: number; upper: number } | null;
+  crashed: boolean;
+}
+
+export interface LevelReport {
+  level: number;
+  tutorial: boolean;
+  /** Null when the level crashed before the exploration finished. */
+  explore: ExploreNumbers | null;
+  analysis: AnalysisNumbers | null;
+  /** A game step threw: the action sequence from the level's reset state that reproduces it. */
+  crash: { actions: string[]; reason: string } | null;
+  /** The level's worst qualification regime; null when qualification did not run. */
+  qualification: RegimeStatus | null;
+  outcome: Outcome;
+  /** Why the outcome is not pass, one sentence each. */
+  reasons: string[];
+  previous: PreviousLevel | null;
+  seconds: number;
+}
+
+export interface GameReport {
+  game: string;
+  title: string;
+  /** As given to the sweep: a suite id or a module path. */
+  source: string;
+  levelCount: number;
+  tutorialLevels: number;
+  levels: LevelReport[];
+  qualification: QualificationReport | null;
+  /** An error that stopped this game's sweep (the levels before it are kept). */
+  error: string | null;
+  outcome: Outcome;
+  seconds: number;
+}
+
+export type RegressionKind = 'pwin-rose' | 'new-failure' | 'solution-longer' | 'solution-lost' | 'new-crash';
+
+export interface Regression {
+  game: string;
+  /** Null for a game-wide regression (its qualification newly failed, or it newly errors). */
+  level: number | null;
+  kind: RegressionKind;
+  message: string;
+}
+
+export interface SweepReport {
+  schemaVersion: typeof SCHEMA_VERSION;
+  tool: { name: 'arcgraph'; version: string };
+  startedAt: string;
+  updatedAt: string;
+  seconds: number;
+  /** running: written after a finished game while others remain (a killed sweep leaves this). */
+  status: 'running' | 'complete' | 'interrupted';
+  settings: { games: string[]; budget: Budget; workers: number; policy: Policy; threshold: number; seed: number };
+  baseline: { path: string; startedAt: string } | null;
+  games: GameReport[];
+  regressions: Regression[];
+  summary: { games: number; levels: number; pass: number; fail: number; inconclusive: number; crashes: number; regressions: number };
+  /** Every finished level passed (or is inconclusive) and no game errored. */
+  passed: boolean;
+}
+
+const count = int({ min: 0 });
+const probability = num({ min: 0, max: 1 });
+const outcome = oneOf('pass', 'fail', 'inconclusive');
+const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped');
+const actionPath = obj({ length: count, actions: arr(str) });
+const regime = obj({ status: regimeStatus, steps: count, wins: nullable(count), findings: count, seconds: num({ min: 0 }) });
+
+const exploreSchema = obj({
+  nodes: int({ min: 1 }),
+  edges: count,
+  transitions: count,
+  mergeDensity: num({ max: 1 }),
+  maxDepth: count,
+  depthHistogram: arr(count),
+  cycles: obj({ nonTrivial: count, largest: count, selfLoops: count }),
+  terminals: obj({ won: count, lost: count, complete: count }),
+  frontier: count,
+  fullyExplored: bool,
+  stopReason: nullable(oneOf('max-nodes', 'max-edges', 'max-steps', 'max-seconds', 'interrupted')),
+  collisionProbability: probability,
+  workers: count,
+  seconds: num({ min: 0 }),
+  transitionsPerSecond: num({ min: 0 }),
+  storeBytes: count,
+  bytesPerState: num({ min: 0 }),
+});
+
+const analysisSchema = obj({
+  winReachable: bool,
+  shortestWin: nullable(obj({ length: count, actions: arr(str), optimal: bool })),
+  baseline: nullable(obj({ declared: int({ min: 1 }), shortest: nullable(count), difference: nullable(int()) })),
+  deadEnds: obj({ count, example: nullable(actionPath) }),
+  canWin: count,
+  pWin: obj({
+    policy: oneOf('available', 'reference'),
+    method: oneOf('exact', 'interval', 'bounds'),
+    lower: probability,
+    upper: probability,
+    exact: nullable(obj({ p: str, q: str, oneIn: nullable(num({ min: 1 })) })),
+    converged: bool,
+  }),
+  verdict: oneOf('pass', 'fail', 'inconclusive'),
+  hint: nullable(str),
+  threshold: num({ min: 0, max: 1 }),
+  exempt: bool,
+});
+
+const qualificationSchema = obj({
+  passed: bool,
+  seed: count,
+  stepsScale: num({ min: 0 }),
+  seconds: num({ min: 0 }),
+  levels: arr(obj({ level: int({ min: 1 }), tutorial: bool, regimes: obj({ random1: regime, random2: nullable(regime), fuzz: regime, playback: regime }) })),
+  findings: arr(obj({ regime: str, check: str, level: count, message: str, actions: arr(str), reproduction: nullable(str) })),
+});
+
+const levelSchema = obj({
+  level: int({ min: 1 }),
+  tutorial: bool,
+  explore: nullable(exploreSchema),
+  analysis: nullable(analysisSchema),
+  crash: nullable(obj({ actions: arr(str), reason: str })),
+  qualification: nullable(regimeStatus),
+  outcome,
+  reasons: arr(str),
+  previous: nullable(obj({ outcome, shortestWin: nullable(count), pWin: nullable(obj({ lower: probability, upper: probability })), crashed: bool })),
+  seconds: num({ min: 0 }),
+});
+
+const gameSchema = obj({
+  game: str,
+  title: str,
+  source: str,
+  levelCount: int({ min: 1 }),
+  tutorialLevels: count,
+  levels: arr(levelSchema),
+  qualification: nullable(qualificationSchema),
+  error: nullable(str),
+  outcome,
+  seconds: num({ min: 0 }),
+});
+
+export const REPORT_SCHEMA: Schema = obj({
+  schemaVersion: oneOf(SCHEMA_VERSION),
+  tool: obj({ name: oneOf('arcgraph'), version: str }),
+  startedAt: str,
+  updatedAt: str,
+  seconds: num({ min: 0 }),
+  status: oneOf('running', 'complete', 'interrupted'),
+  settings: obj({
+    games: arr(str),
+    budget: obj({ nodes: int({ min: 1 }), seconds: num({ min: 0 }), stepsScale: num({ min: 0 }) }),
+    workers: int({ min: 1 }),
+    policy: oneOf('available', 'reference'),
+    threshold: num({ min: 0, max: 1 }),
+    seed: count,
+  }),
+  baseline: nullable(obj({ path: str, startedAt: str })),
+  games: arr(gameSchema),
+  regressions: arr(obj({ game: str, level: nullable(int({ min: 1 })), kind: oneOf('pwin-rose', 'new-failure', 'solution-longer', 'solution-lost', 'new-crash'), message: str })),
+  summary: obj({ games: count, levels: count, pass: count, fail: count, inconclusive: count, crashes: count, regressions: count }),
+  passed: bool,
+});
+
+/** The problems that keep `value` from being a version-1 report (empty when it is one). */
+export function validateReport(value: unknown): string[] {
+  return check(REPORT_SCHEMA, value);
+}
+
+/** Parses report.json text, or throws naming its first problems. */
+export function parseReport(text: string, where = 'report'): SweepReport {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${where} is not JSON: ${(err as Error).message}`);
+  }
+  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version !== SCHEMA_VERSION) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads version ${SCHEMA_VERSION}`);
+  const errors = validateReport(value);
+  if (errors.length > 0) throw new Error(`${where} is not a valid report: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`);
+  return value as SweepReport;
+}

@@ -1,0 +1,89 @@
+/** The per-game summary table as plain text cells, shared by report.md, report.html and the terminal. */
+import type { GameReport, LevelReport, Regression } from './schema.js';
+
+export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Outcome'] as const;
+
+const grouped = (n: number): string => n.toLocaleString('en-US');
+const short = (x: number): string => (x === 0 || x === 1 ? String(x) : x.toPrecision(3));
+
+/** "1 in 4.3M" style: the odds a person reads at a glance. */
+function oneIn(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toPrecision(3)}G`;
+  if (n >= 1e6) return `${(n / 1e6).toPrecision(3)}M`;
+  if (n >= 1e4) return `${(n / 1e3).toPrecision(3)}k`;
+  return n.toPrecision(n >= 100 ? 4 : 3).replace(/\.?0+$/, '');
+}
+
+export function formatPWin(level: LevelReport): string {
+  const a = level.analysis;
+  if (!a) return '—';
+  const { pWin } = a;
+  if (pWin.exact) {
+    const { p, q, oneIn: odds } = pWin.exact;
+    if (p === '0') return '0 (exact)';
+    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : short(pWin.lower);
+    return `${fraction} (1 in ${odds === null ? '∞' : oneIn(odds)}, exact)`;
+  }
+  return `[${short(pWin.lower)}, ${short(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
+}
+
+export function formatShortest(level: LevelReport): string {
+  const a = level.analysis;
+  if (!a) return '—';
+  const win = a.shortestWin;
+  const parts: string[] = [];
+  if (a.baseline) parts.push(`baseline ${a.baseline.declared}${a.baseline.difference === null ? '' : `, ${a.baseline.difference >= 0 ? '+' : ''}${a.baseline.difference}`}`);
+  if (level.previous) parts.push(`was ${level.previous.shortestWin ?? 'none'}`);
+  const text = win === null ? (level.explore?.fullyExplored ? 'unsolvable' : 'none found') : `${win.length}${win.optimal ? '' : ' (may be shorter)'}`;
+  return parts.length > 0 ? `${text} (${parts.join('; ')})` : text;
+}
+
+function formatExplored(level: LevelReport): string {
+  const e = level.explore;
+  if (!e) return '—';
+  return e.fullyExplored ? 'yes' : `no: ${e.stopReason ?? 'stopped'}, ${grouped(e.frontier)} on the frontier`;
+}
+
+function formatVerdict(level: LevelReport): string {
+  if (level.crash) return 'crash';
+  const a = level.analysis;
+  if (!a) return '—';
+  return level.tutorial ? `${a.verdict} (tutorial, exempt)` : a.verdict;
+}
+
+export interface SummaryRow {
+  cells: string[];
+  outcome: LevelReport['outcome'];
+  /** The verdict cell's word, for colouring: pass, fail, inconclusive, crash, exempt. */
+  verdictClass: string;
+  qualification: LevelReport['qualification'];
+  regressions: Regression[];
+}
+
+export function summaryRows(game: GameReport, regressions: readonly Regression[]): SummaryRow[] {
+  return game.levels.map((level) => {
+    const mine = regressions.filter((r) => r.game === game.game && r.level === level.level);
+    const a = level.analysis;
+    const cells = [
+      `${level.level}${level.tutorial ? ' (tutorial)' : ''}`,
+      level.explore ? grouped(level.explore.nodes) : '—',
+      formatExplored(level),
+      formatShortest(level),
+      a ? `${grouped(a.deadEnds.count)}${level.explore?.fullyExplored ? '' : ' (certain)'}` : '—',
+      formatPWin(level),
+      formatVerdict(level),
+      level.qualification ?? '—',
+      level.outcome + (mine.length > 0 ? ` ▲ REGRESSION: ${mine.map((r) => r.kind).join(', ')}` : ''),
+    ];
+    const verdictClass = level.crash ? 'crash' : !a ? 'none' : level.tutorial ? 'exempt' : a.verdict;
+    return { cells, outcome: level.outcome, verdictClass, qualification: level.qualification, regressions: mine };
+  });
+}
+
+/** One line about the probability and bounds for the terminal. */
+export function levelLine(game: string, level: LevelReport): string {
+  const e = level.explore;
+  const states = e ? `${grouped(e.nodes)} states${e.fullyExplored ? '' : ` (partial: ${e.stopReason})`}` : 'no graph';
+  const reasons = level.reasons.length > 0 ? ` - ${level.reasons.join('; ')}` : '';
+  return `${game} level ${level.level}${level.tutorial ? ' (tutorial)' : ''}: ${states}, shortest ${formatShortest(level)}, p ${formatPWin(level)}: ${level.outcome.toUpperCase()}${reasons}`;
+}

@@ -1,0 +1,30 @@
+/** The sweep's budget: how far each level is explored and how long qualification plays. */
+import { InputError } from '../engine/loader.js';
+import type { Budget } from '../report/schema.js';
+
+/**
+ * Defaults sized so a sweep of the whole suite finishes in a few minutes on a 2-core machine
+ * (see reports/README.md for the measurement behind them).
+ */
+export const DEFAULT_BUDGET: Readonly<Budget> = { nodes: 50_000, seconds: 20, stepsScale: 0.05 };
+
+const KEYS: Record<string, keyof Budget> = { nodes: 'nodes', seconds: 'seconds', 'steps-scale': 'stepsScale' };
+
+/** Parses `nodes=N,seconds=S,steps-scale=X` (any subset, any order) over `base`. */
+export function parseBudget(text: string, base: Readonly<Budget> = DEFAULT_BUDGET): Budget {
+  const budget = { ...base };
+  for (const part of text.split(',')) {
+    const [key, value, extra] = part.split('=');
+    const field = KEYS[key?.trim() ?? ''];
+    if (field === undefined || value === undefined || extra !== undefined) {
+      throw new InputError(`--budget: expected key=value pairs among ${Object.keys(KEYS).join(', ')} (e.g. nodes=100000,seconds=30,steps-scale=0.1), got '${part}'`);
+    }
+    const n = Number(value);
+    const ok = value.trim() !== '' && Number.isFinite(n) && n > 0 && (field !== 'nodes' || Number.isInteger(n));
+    if (!ok) throw new InputError(`--budget: ${key} must be ${field === 'nodes' ? 'a positive integer' : 'a positive number'}, got '${value}'`);
+    budget[field] = n;
+  }
+  return budget;
+}
+
+export const formatBudget = (b: Budget): string => `nodes=${b.nodes},seconds=${b.seconds},steps-scale=${b.stepsScale}`;

@@ -1,0 +1,78 @@
+/**
+ * Copies the stage results into the report's documented shapes, field by field, so report.json
+ * keeps its schema when a stage adds fields of its own (absent optional fields become null).
+ */
+import type { Analysis } from '../analysis/analyze.js';
+import type { ExploreResult } from '../explorer/explore.js';
+import type { AnalysisNumbers, ExploreNumbers, QualificationReport, RegimeReport } from '../report/schema.js';
+import type { QualifyResult, RegimeOutcome } from './qualification.js';
+
+/** JSON has no Infinity: a probability of 0 is "1 in null". */
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+export function exploreNumbers(r: ExploreResult): ExploreNumbers {
+  return {
+    nodes: r.nodes,
+    edges: r.edges,
+    transitions: r.transitions,
+    mergeDensity: r.mergeDensity,
+    maxDepth: r.maxDepth,
+    depthHistogram: [...r.depthHistogram],
+    cycles: { nonTrivial: r.cycles.nonTrivial, largest: r.cycles.largest, selfLoops: r.cycles.selfLoops },
+    terminals: { won: r.terminals.won, lost: r.terminals.lost, complete: r.terminals.complete },
+    frontier: r.frontier,
+    fullyExplored: r.fullyExplored,
+    stopReason: r.stopReason,
+    collisionProbability: r.collisionProbability,
+    workers: r.workers,
+    seconds: r.seconds,
+    transitionsPerSecond: r.transitionsPerSecond,
+    storeBytes: r.storeBytes,
+    bytesPerState: r.bytesPerState,
+  };
+}
+
+export function analysisNumbers(a: Analysis): AnalysisNumbers {
+  const { pWin } = a;
+  return {
+    winReachable: a.winReachable,
+    shortestWin: a.shortestWin && { length: a.shortestWin.length, actions: [...a.shortestWin.actions], optimal: a.shortestWin.optimal },
+    baseline: a.baseline ? { declared: a.baseline.declared, shortest: a.baseline.shortest, difference: a.baseline.difference } : null,
+    deadEnds: { count: a.deadEnds.count, example: a.deadEnds.example ? { length: a.deadEnds.example.length, actions: [...a.deadEnds.example.actions] } : null },
+    canWin: a.canWin,
+    pWin: {
+      policy: pWin.policy,
+      method: pWin.method,
+      lower: pWin.lower,
+      upper: pWin.upper,
+      exact: pWin.exact ? { p: pWin.exact.p, q: pWin.exact.q, oneIn: finiteOrNull(pWin.exact.oneIn) } : null,
+      converged: pWin.converged,
+    },
+    verdict: a.verdict,
+    hint: a.hint ?? null,
+    threshold: a.threshold,
+    exempt: a.exempt,
+  };
+}
+
+const regimeReport = (r: RegimeOutcome): RegimeReport => ({ status: r.status, steps: r.steps, wins: r.wins ?? null, findings: r.findings, seconds: r.seconds });
+
+export function qualificationReport(q: QualifyResult): QualificationReport {
+  return {
+    passed: q.passed,
+    seed: q.seed,
+    stepsScale: q.stepsScale,
+    seconds: q.seconds,
+    levels: q.levels.map((l) => ({
+      level: l.level,
+      tutorial: l.tutorial,
+      regimes: {
+        random1: regimeReport(l.regimes.random1),
+        random2: l.regimes.random2 && regimeReport(l.regimes.random2),
+        fuzz: regimeReport(l.regimes.fuzz),
+        playback: regimeReport(l.regimes.playback),
+      },
+    })),
+    findings: q.findings.map((f) => ({ regime: f.regime, check: f.check, level: f.level, message: f.message, actions: [...f.actions], reproduction: f.reproduction ?? null })),
+  };
+}

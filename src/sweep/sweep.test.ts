@@ -1,0 +1,155 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GameAction, parseAction } from '../engine/actions.js';
+import { loadGame } from '../engine/loader.js';
+import { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
+import { parseReport, type SweepReport } from '../report/schema.js';
+import { parseBudget } from './budget.js';
+import { sweep, type SweepOptions } from './sweep.js';
+import { stubQualifier } from './testing.js';
+
+const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-'));
+const readReport = (dir: string): SweepReport => parseReport(readFileSync(join(dir, 'report.json'), 'utf8'));
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+async function run(games: string[], opts: Partial<SweepOptions> = {}): Promise<{ report: SweepReport; out: string }> {
+  const out = tempDir();
+  const report = await sweep({ games: games.map(fixture), out, workers: 1, qualifier: stubQualifier(), ...opts });
+  for (const g of report.games) if (g.error && !opts.qualifier) throw new Error(`unexpected error in ${g.game}: ${g.error}`);
+  return { report, out };
+}
+
+describe('sweep outcomes', () => {
+  it('gives each ruin level its exact random-win fraction start/N and fails exactly the levels at or above the threshold', async () => {
+    const { report, out } = await run(['ruin'], { threshold: 0.5 });
+    const [game] = report.games;
+    expect(game.levels).toHaveLength(RUIN_LEVELS.length);
+    RUIN_LEVELS.forEach(({ n, start }, i) => {
+      const level = game.levels[i];
+      const d = gcd(start, n);
+      expect(level.explore!.nodes).toBe(n + 1);
+      expect(level.explore!.fullyExplored).toBe(true);
+      expect(level.analysis!.pWin.exact).toMatchObject({ p: String(start / d), q: String(n / d) });
+      expect(level.analysis!.shortestWin!.length).toBe(n - start);
+      expect(level.outcome).toBe(start / n >= 0.5 ? 'fail' : 'pass');
+    });
+    expect(report.passed).toBe(false);
+    expect(report.status).toBe('complete');
+    expect(report.summary).toMatchObject({ games: 1, levels: 6, fail: 1, pass: 5, crashes: 0 });
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json', 'report.md']);
+    expect(readReport(out)).toEqual(JSON.parse(JSON.stringify(report)));
+  });
+
+  it('passes when every level is below the threshold and qualification passes', async () => {
+    const { report } = await run(['ruin', 'maze'], { threshold: 0.9 });
+    expect(report.games.map((g) => g.outcome)).toEqual(['pass', 'pass']);
+    expect(report.passed).toBe(true);
+  });
+
+  it('fails a level that qualification fails, and only that one', async () => {
+    const { report } = await run(['ruin'], { threshold: 0.9, qualifier: stubQualifier({ fail: { ruin: [2] } }) });
+    const outcomes = report.games[0].levels.map((l) => l.outcome);
+    expect(outcomes).toEqual(['pass', 'fail', 'pass', 'pass', 'pass', 'pass']);
+    expect(report.games[0].levels[1].reasons).toEqual(['qualification failed']);
+    expect(report.games[0].qualification!.findings).toHaveLength(1);
+    expect(report.passed).toBe(false);
+  });
+
+  it('bounds the probability of a level explored partially and calls it inconclusive when the bounds straddle the threshold', async () => {
+    const { report } = await run(['ruin'], { threshold: 0.3, budget: { nodes: 8 } });
+    for (const [i, { n, start }] of RUIN_LEVELS.entries()) {
+      const level = report.games[0].levels[i];
+      const p = start / n;
+      expect(level.analysis!.pWin.lower).toBeLessThanOrEqual(p);
+      expect(level.analysis!.pWin.upper).toBeGreaterThanOrEqual(p);
+      if (n + 1 <= 8) continue;
+      expect(level.explore!.fullyExplored).toBe(false);
+      expect(level.explore!.stopReason).toBe('max-nodes');
+      expect(level.analysis!.pWin.method).toBe('bounds');
+      const { lower, upper } = level.analysis!.pWin;
+      expect(level.outcome).toBe(lower >= 0.3 ? 'fail' : upper < 0.3 ? 'pass' : 'inconclusive');
+    }
+    expect(report.games[0].levels.some((l) => l.outcome === 'inconclusive')).toBe(true);
+  });
+
+  it('records a crash with an action sequence that reproduces it, and goes on with the next game', async () => {
+    const { report } = await run(['boom', 'ruin'], { threshold: 0.9 });
+    const [boom, ruin] = report.games;
+    const crash = boom.levels[0].crash!;
+    expect(crash.actions).toHaveLength(4);
+    const { game } = await loadGame(fixture('boom'));
+    const actions = crash.actions.map(parseAction);
+    let state = game.init(1);
+    for (const a of actions.slice(0, -1)) state = game.step(state, a);
+    expect(() => game.step(state, actions[actions.length - 1])).toThrow(/boom/);
+    expect(actions.every((a) => a.id === GameAction.ACTION1 || a.id === GameAction.ACTION2)).toBe(true);
+    expect(boom.outcome).toBe('fail');
+    expect(report.summary.crashes).toBe(1);
+    expect(ruin.outcome, JSON.stringify(ruin.levels.map((l) => l.reasons).concat([ruin.error as never]))).toBe('pass');
+    expect(report.passed).toBe(false);
+  });
+
+  it('keeps going after an error in one game, recording it against that game', async () => {
+    const qualifier = stubQualifier({ throwFor: ['maze'] });
+    const { report, out } = await run(['maze', 'ruin'], { threshold: 0.9, qualifier });
+    expect(qualifier.calls).toEqual(['maze', 'ruin']);
+    expect(report.games[0].error).toMatch(/stub qualification of maze broke/);
+    expect(report.games[0].outcome).toBe('fail');
+    expect(report.games[0].levels).toHaveLength(2);
+    expect(report.games[1].outcome).toBe('pass');
+    expect(report.status).toBe('complete');
+    expect(readReport(out).games.map((g) => g.game)).toEqual(['maze', 'ruin']);
+  });
+});
+
+describe('sweep interruption', () => {
+  it('stopped after the first game: the reports exist, parse and hold that game only', async () => {
+    const abort = new AbortController();
+    const qualifier = stubQualifier();
+    const { report, out } = await run(['maze', 'ruin', 'lights'], {
+      qualifier,
+      signal: abort.signal,
+      onEvent: (e) => e.kind === 'game' && abort.abort(),
+    });
+    expect(qualifier.calls).toEqual(['maze']);
+    expect(report.status).toBe('interrupted');
+    const onDisk = readReport(out);
+    expect(onDisk.status).toBe('interrupted');
+    expect(onDisk.games.map((g) => g.game)).toEqual(['maze']);
+    expect(onDisk.games[0].levels).toHaveLength(2);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## maze');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<\/html>\n$/);
+    expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('stopped in the middle of a game: that game is left out, the finished one stays', async () => {
+    const abort = new AbortController();
+    const { report, out } = await run(['maze', 'ruin'], {
+      signal: abort.signal,
+      onEvent: (e) => e.kind === 'level' && e.game === 'ruin' && e.level.level === 2 && abort.abort(),
+    });
+    expect(report.games.map((g) => g.game)).toEqual(['maze']);
+    const onDisk = readReport(out);
+    expect(onDisk.status).toBe('interrupted');
+    expect(onDisk.games.map((g) => g.game)).toEqual(['maze']);
+    expect(onDisk.summary.levels).toBe(2);
+  });
+});
+
+describe('parseBudget', () => {
+  it('reads any subset of the keys over the defaults', () => {
+    const base = { nodes: 10, seconds: 5, stepsScale: 1 };
+    expect(parseBudget('nodes=200,steps-scale=0.25', base)).toEqual({ nodes: 200, seconds: 5, stepsScale: 0.25 });
+    expect(parseBudget('seconds=1.5', base)).toEqual({ nodes: 10, seconds: 1.5, stepsScale: 1 });
+  });
+
+  it('rejects unknown keys, missing values and bad numbers', () => {
+    for (const bad of ['node=5', 'nodes', 'nodes=1.5', 'seconds=-1', 'steps-scale=x', 'nodes=5=6', '']) {
+      expect(() => parseBudget(bad), bad).toThrow(/--budget/);
+    }
+  });
+});

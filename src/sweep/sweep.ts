@@ -1,0 +1,242 @@
+/**
+ * The nightly sweep: every level of every game explored within a budget, analysed, then each game
+ * qualified; the reports are rewritten after every finished game, so an interrupted sweep leaves
+ * complete reports of the games it finished.
+ */
+import { analyze } from '../analysis/analyze.js';
+import type { Policy } from '../analysis/policy.js';
+import { DEFAULT_THRESHOLD } from '../analysis/verdict.js';
+import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
+import { exploreGraph, GameCrash } from '../explorer/explore.js';
+import { defaultWorkers } from '../parallel/pool.js';
+import { baselineGame, gameRegressions, previousLevel } from '../report/baseline.js';
+import { layoutGraph, PICTURE_LIMIT } from '../report/graph-picture.js';
+import { pictureKey, type LevelPictures } from '../report/html.js';
+import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/schema.js';
+import { frameSvg, graphSvg } from '../report/svg.js';
+import { writeReports } from '../report/write.js';
+import { SUITE } from '../../games/index.js';
+import { DEFAULT_BUDGET } from './budget.js';
+import { gameOutcome, levelOutcome } from './outcome.js';
+import { analysisNumbers, exploreNumbers, qualificationReport } from './project.js';
+import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
+
+export const VERSION = '0.1.0';
+
+export type SweepEvent =
+  | { kind: 'level'; game: string; level: LevelReport }
+  | { kind: 'qualifying'; game: string }
+  | { kind: 'game'; game: GameReport; report: SweepReport };
+
+export interface SweepOptions {
+  /** Suite game ids or game module paths; default the whole suite. */
+  games?: readonly string[];
+  budget?: Partial<Budget>;
+  workers?: number;
+  policy?: Policy;
+  threshold?: number;
+  seed?: number;
+  /** Folder the reports are written to (created if needed). */
+  out: string;
+  baseline?: { path: string; report: SweepReport };
+  /** Stops the sweep: the game under way is dropped, the finished ones stay in the reports. */
+  signal?: AbortSignal;
+  /** Levels with at most this many states get a graph picture (default PICTURE_LIMIT), the others a depth histogram. */
+  pictureLimit?: number;
+  /** The qualification step (tests inject a stand-in); default the real `qualify`. */
+  qualifier?: Qualifier;
+  onEvent?: (event: SweepEvent) => void;
+}
+
+class Interrupted extends Error {}
+
+/** Rejects with Interrupted as soon as `signal` aborts (the work itself is left to finish unobserved). */
+function unlessAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(new Interrupted());
+    const onAbort = (): void => reject(new Interrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+interface Context {
+  options: SweepOptions;
+  budget: Budget;
+  workers: number;
+  policy: Policy;
+  threshold: number;
+  seed: number;
+  qualifier: Qualifier;
+  pictures: Map<string, LevelPictures>;
+}
+
+function startFrame(loaded: LoadedGame, level: number): string | null {
+  const { game } = loaded;
+  const layers = game.render(game.init(level));
+  const frame = layers[layers.length - 1];
+  return frame ? frameSvg(frame, `${game.id} level ${level}: start frame`) : null;
+}
+
+/** Explores and analyses one level; a crash is a finding, not an error. */
+async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, before: GameReport | undefined): Promise<LevelReport> {
+  const { game } = loaded;
+  const started = performance.now();
+  const tutorial = level <= game.tutorialLevels;
+  const report: LevelReport = {
+    level,
+    tutorial,
+    explore: null,
+    analysis: null,
+    crash: null,
+    qualification: null,
+    outcome: 'pass',
+    reasons: [],
+    previous: previousLevel(before, level),
+    seconds: 0,
+  };
+  const pictures: LevelPictures = { frame: null, graph: null };
+  ctx.pictures.set(pictureKey(game.id, level), pictures);
+  try {
+    pictures.frame = startFrame(loaded, level);
+  } catch (err) {
+    report.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
+  }
+  if (!report.crash) {
+    try {
+      const { result, graph } = await exploreGraph(loaded, {
+        level,
+        workers: ctx.workers,
+        maxNodes: ctx.budget.nodes,
+        maxSeconds: ctx.budget.seconds,
+        signal: ctx.options.signal,
+      });
+      if (result.stopReason === 'interrupted') throw new Interrupted();
+      report.explore = exploreNumbers(result);
+      const analysis = analyze(graph, { policy: ctx.policy, threshold: ctx.threshold, tutorial, baseline: game.baselineActions?.[level - 1] });
+      report.analysis = analysisNumbers(analysis);
+      if (graph.nodeCount <= (ctx.options.pictureLimit ?? PICTURE_LIMIT)) pictures.graph = graphSvg(layoutGraph(graph, ctx.seed), `${game.id} level ${level}: state graph of ${graph.nodeCount} states`);
+    } catch (err) {
+      if (!(err instanceof GameCrash)) throw err;
+      report.crash = { actions: err.actions, reason: err.reason };
+    }
+  }
+  Object.assign(report, levelOutcome(report));
+  report.seconds = (performance.now() - started) / 1000;
+  return report;
+}
+
+/** One game: its levels, then its qualification. Null when the sweep was interrupted during it. */
+async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, before: GameReport | undefined): Promise<GameReport | null> {
+  const { game } = loaded;
+  const started = performance.now();
+  const report: GameReport = {
+    game: game.id,
+    title: game.title,
+    source,
+    levelCount: game.levels,
+    tutorialLevels: game.tutorialLevels,
+    levels: [],
+    qualification: null,
+    error: null,
+    outcome: 'pass',
+    seconds: 0,
+  };
+  try {
+    for (let level = 1; level <= game.levels; level++) {
+      if (ctx.options.signal?.aborted) return null;
+      const levelReport = await sweepLevel(ctx, loaded, level, before);
+      report.levels.push(levelReport);
+      ctx.options.onEvent?.({ kind: 'level', game: game.id, level: levelReport });
+    }
+    ctx.options.onEvent?.({ kind: 'qualifying', game: game.id });
+    const q = await unlessAborted(ctx.qualifier(loaded, { stepsScale: ctx.budget.stepsScale, workers: ctx.workers, seed: ctx.seed }), ctx.options.signal);
+    report.qualification = qualificationReport(q);
+    for (const level of report.levels) {
+      level.qualification = levelQualification(q, level.level);
+      Object.assign(level, levelOutcome(level));
+    }
+  } catch (err) {
+    if (err instanceof Interrupted) return null;
+    report.error = (err as Error)?.message ?? String(err);
+  }
+  report.outcome = gameOutcome(report.levels, report.qualification, report.error);
+  report.seconds = (performance.now() - started) / 1000;
+  return report;
+}
+
+function summarise(report: SweepReport): void {
+  const levels = report.games.flatMap((g) => g.levels);
+  report.summary = {
+    games: report.games.length,
+    levels: levels.length,
+    pass: levels.filter((l) => l.outcome === 'pass').length,
+    fail: levels.filter((l) => l.outcome === 'fail').length,
+    inconclusive: levels.filter((l) => l.outcome === 'inconclusive').length,
+    crashes: levels.filter((l) => l.crash !== null).length,
+    regressions: report.regressions.length,
+  };
+  report.passed = report.games.every((g) => g.outcome !== 'fail');
+}
+
+/** Loads every game first, so a typo in --games is bad input before any work is done. */
+async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
+  const loaded: LoadedGame[] = [];
+  for (const ref of refs) loaded.push(await loadGame(ref));
+  const ids = loaded.map((l) => l.game.id);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new InputError(`game ${twice} is named twice`);
+  return loaded;
+}
+
+export async function sweep(options: SweepOptions): Promise<SweepReport> {
+  const refs = options.games ?? Object.keys(SUITE);
+  if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
+  const loaded = await loadAll(refs);
+  const ctx: Context = {
+    options,
+    budget: { ...DEFAULT_BUDGET, ...options.budget },
+    workers: options.workers ?? defaultWorkers(),
+    policy: options.policy ?? 'available',
+    threshold: options.threshold ?? DEFAULT_THRESHOLD,
+    seed: options.seed ?? 1,
+    qualifier: options.qualifier ?? qualifyGame,
+    pictures: new Map(),
+  };
+  const started = performance.now();
+  const report: SweepReport = {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'arcgraph', version: VERSION },
+    startedAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    seconds: 0,
+    status: 'running',
+    settings: { games: [...refs], budget: ctx.budget, workers: ctx.workers, policy: ctx.policy, threshold: ctx.threshold, seed: ctx.seed },
+    baseline: options.baseline ? { path: options.baseline.path, startedAt: options.baseline.report.startedAt } : null,
+    games: [],
+    regressions: [],
+    summary: { games: 0, levels: 0, pass: 0, fail: 0, inconclusive: 0, crashes: 0, regressions: 0 },
+    passed: true,
+  };
+  const save = async (status: SweepReport['status']): Promise<void> => {
+    report.status = status;
+    report.updatedAt = new Date().toISOString();
+    report.seconds = (performance.now() - started) / 1000;
+    summarise(report);
+    await writeReports(options.out, report, ctx.pictures);
+  };
+
+  for (let i = 0; i < loaded.length && !options.signal?.aborted; i++) {
+    const before = baselineGame(options.baseline?.report ?? null, loaded[i].game.id);
+    const game = await sweepGame(ctx, loaded[i], refs[i], before);
+    if (!game) break;
+    report.games.push(game);
+    report.regressions.push(...gameRegressions(game, before));
+    await save(i === loaded.length - 1 ? 'complete' : 'running');
+    options.onEvent?.({ kind: 'game', game, report });
+  }
+  if (report.games.length < loaded.length) await save('interrupted');
+  return report;
+}

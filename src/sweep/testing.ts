@@ -1,0 +1,37 @@
+/**
+ * Test support: a stand-in for qualification, so sweep tests run in a second and say exactly which
+ * levels qualification fails. Only tests inject it; the sweep's real path calls `qualify`.
+ */
+import type { Qualifier, QualifyResult, RegimeOutcome } from './qualification.js';
+
+export interface StubQualifier extends Qualifier {
+  /** The game ids it was called for, in order. */
+  readonly calls: string[];
+}
+
+/** Passes every level, except the `fail` ones (game id -> levels); throws for the games in `throwFor`. */
+export function stubQualifier(opts: { fail?: Record<string, number[]>; throwFor?: string[] } = {}): StubQualifier {
+  const calls: string[] = [];
+  const qualifier = async (source: Parameters<Qualifier>[0], options: Parameters<Qualifier>[1]): Promise<QualifyResult> => {
+    const { game } = source;
+    calls.push(game.id);
+    if (opts.throwFor?.includes(game.id)) throw new Error(`stub qualification of ${game.id} broke`);
+    const failing = opts.fail?.[game.id] ?? [];
+    const outcome = (status: RegimeOutcome['status']): RegimeOutcome => ({ status, steps: 100, wins: 0, findings: status === 'fail' ? 1 : 0, seconds: 0.01 });
+    const levels = Array.from({ length: game.levels }, (_, i) => ({
+      level: i + 1,
+      tutorial: i < game.tutorialLevels,
+      regimes: { random1: outcome(failing.includes(i + 1) ? 'fail' : 'pass'), random2: null, fuzz: outcome('pass'), playback: outcome('skipped') },
+    }));
+    return {
+      game: game.id,
+      passed: failing.length === 0,
+      seed: options.seed,
+      stepsScale: options.stepsScale,
+      levels,
+      findings: failing.map((level) => ({ regime: 'random1', check: 'random-win', level, message: `random play won level ${level}`, actions: ['ACTION4'], reproduction: `arcgraph random ${game.id} --level ${level}` })),
+      seconds: 0.01,
+    };
+  };
+  return Object.assign(qualifier, { calls });
+}
