@@ -28,9 +28,7 @@ export function measureGraph(g: StateGraph): GraphMeasures {
     if (f & NodeFlag.LOST) terminals.lost++;
     if (!(f & TERMINAL) && !(f & NodeFlag.EXPANDED)) frontier++;
   }
-  const { count, of } = stronglyConnected(g.nodeCount, g.edgeStart, g.edgeTarget);
-  const size = new Int32Array(count);
-  for (let u = 0; u < g.nodeCount; u++) size[of[u]]++;
+  const { count, compStart } = stronglyConnected(g);
   let selfLoops = 0;
   for (let u = 0; u < g.nodeCount; u++) {
     for (let e = g.edgeStart[u]; e < g.edgeStart[u + 1]; e++) if (g.edgeTarget[e] === u) selfLoops++;
@@ -38,9 +36,10 @@ export function measureGraph(g: StateGraph): GraphMeasures {
   let nonTrivial = 0;
   let largest = 0;
   for (let c = 0; c < count; c++) {
-    if (size[c] > 1) {
+    const size = compStart[c + 1] - compStart[c];
+    if (size > 1) {
       nonTrivial++;
-      largest = Math.max(largest, size[c]);
+      largest = Math.max(largest, size);
     }
   }
   for (let d = 0; d < histogram.length; d++) histogram[d] ??= 0;

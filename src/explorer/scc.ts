@@ -1,7 +1,8 @@
-import type { StateGraph } from '../explorer/graph.js';
+import type { StateGraph } from './graph.js';
 
 /**
- * Strongly connected components of the subgraph induced by the nodes with `inside[v]` set,
+ * Strongly connected components of the subgraph induced by the nodes with `inside[v]` set (all
+ * nodes when omitted),
  * listed successors first (reverse topological order), which is the order an absorbing chain is
  * solved in. Component c is nodes[compStart[c] .. compStart[c+1]-1].
  */
@@ -14,7 +15,7 @@ export interface Components {
 }
 
 /** Tarjan's algorithm with explicit stacks (no recursion: graphs have millions of nodes). */
-export function stronglyConnected(graph: StateGraph, inside: Uint8Array): Components {
+export function stronglyConnected(graph: Pick<StateGraph, 'nodeCount' | 'edgeStart' | 'edgeTarget'>, inside?: Uint8Array): Components {
   const n = graph.nodeCount;
   const { edgeStart, edgeTarget } = graph;
   const index = new Int32Array(n).fill(-1);
@@ -31,7 +32,7 @@ export function stronglyConnected(graph: StateGraph, inside: Uint8Array): Compon
   let emitted = 0;
 
   for (let root = 0; root < n; root++) {
-    if (!inside[root] || index[root] >= 0) continue;
+    if ((inside && !inside[root]) || index[root] >= 0) continue;
     let depth = 0;
     index[root] = low[root] = counter++;
     stack[top++] = root;
@@ -44,7 +45,7 @@ export function stronglyConnected(graph: StateGraph, inside: Uint8Array): Compon
       if (e < edgeStart[v + 1]) {
         callEdge[depth - 1] = e + 1;
         const w = edgeTarget[e];
-        if (!inside[w] || w === v) continue;
+        if ((inside && !inside[w]) || w === v) continue;
         if (index[w] < 0) {
           index[w] = low[w] = counter++;
           stack[top++] = w;

@@ -73,8 +73,3 @@ export function clopperPearson(k: number, n: number, alpha = 0.05): { lower: num
   const upper = k === n ? 1 : k === 0 ? -Math.expm1(Math.log(alpha) / n) : betaQuantile(1 - alpha, k + 1, n - k);
   return { lower, upper };
 }
-
-/** Attempts with no win needed to certify p < threshold at confidence 1 - alpha. */
-export function attemptsToCertify(threshold: number, alpha = 0.05): number {
-  return Math.ceil(Math.log(alpha) / Math.log1p(-threshold));
-}

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadGame } from '../engine/loader.js';
 import { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
-import { attemptsToCertify, clopperPearson, incompleteBeta } from './bounds.js';
+import { attemptsToCertify } from '../analysis/verdict.js';
+import { clopperPearson, incompleteBeta } from './bounds.js';
 import { randomPlay } from './random.js';
 import { Rng } from './rng.js';
 

@@ -1,10 +1,10 @@
 import type { Game } from '../engine/game.js';
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
 import { defaultWorkers, workerPool } from '../parallel/pool.js';
-import { attemptsToCertify, clopperPearson } from './bounds.js';
-import { runWalks, WalkEnd, type Policy, type WalkResult, type WalkTask } from './walk.js';
-
-export type Verdict = 'pass' | 'fail' | 'inconclusive';
+import type { Policy } from '../analysis/policy.js';
+import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/verdict.js';
+import { clopperPearson } from './bounds.js';
+import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
 export interface RandomOptions {
   level: number;
@@ -48,10 +48,6 @@ export interface RandomResult {
   stepsPerSecond: number;
 }
 
-export function verdictOf(lower: number, upper: number, threshold: number): Verdict {
-  return upper < threshold ? 'pass' : lower >= threshold ? 'fail' : 'inconclusive';
-}
-
 /**
  * Monte Carlo attempts of a random policy from the level's reset state over the worker pool.
  * Episode i always plays the same moves (seeded by seed and i), and results are consumed in
@@ -64,7 +60,7 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   if (!Number.isInteger(level) || level < 1 || level > game.levels) throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
   const policy = options.policy ?? 'available';
   const seed = options.seed ?? 1;
-  const threshold = options.threshold ?? 1e-4;
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
   const workers = module ? Math.max(1, options.workers ?? defaultWorkers()) : 1;
   const pool = module ? workerPool('walk', workers) : undefined;
@@ -111,7 +107,7 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   }
   const { lower } = clopperPearson(wins, episodes);
   const { upper } = clopperPearson(wins + cutOff, episodes);
-  const verdict = verdictOf(lower, upper, threshold);
+  const verdict = verdictFor(lower, upper, threshold);
   const seconds = (performance.now() - started) / 1000;
   const result: RandomResult = {
     game: game.id,

@@ -2,13 +2,7 @@ import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { Rng } from './rng.js';
 
-/**
- * `available`: uniform over the game's available actions, ACTION6 on a uniform cell.
- * `reference`: the ARC-AGI-3-Agents random agent, uniform over ACTION1..ACTION7 whether available
- * or not (an unavailable action leaves the state unchanged), ACTION6 on a uniform cell.
- */
-export type Policy = 'available' | 'reference';
-export const POLICIES: readonly Policy[] = ['available', 'reference'];
+import type { Policy } from '../analysis/policy.js';
 
 export const WalkEnd = { WON: 1, LOST: 2, CUT: 3 } as const;
 

@@ -1,6 +1,6 @@
 import { loadGame } from '../../engine/loader.js';
 import { randomPlay, type RandomResult } from '../../random/random.js';
-import { POLICIES, type Policy } from '../../random/walk.js';
+import { POLICIES, type Policy } from '../../analysis/policy.js';
 import { InputError } from '../../engine/loader.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse } from '../args.js';
