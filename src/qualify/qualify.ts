@@ -13,7 +13,7 @@ import type { Game } from '../engine/game.js';
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
 import { defaultWorkers, workerPool } from '../parallel/pool.js';
 import { randomPlay } from '../random/random.js';
-import type { Policy } from '../random/walk.js';
+import type { Policy } from '../analysis/policy.js';
 import { sameBytes, type Check } from './checks.js';
 import { playEpisode, walkActions } from './episodes.js';
 import { runFuzz, type FuzzFault, type FuzzResult, type FuzzTask, type WalkPoint } from './fuzz.js';

@@ -1,0 +1,126 @@
+import { InputError } from '../../engine/loader.js';
+import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/qualify.js';
+import { POLICIES, type Policy } from '../../analysis/policy.js';
+import { numberOption, onePositional, parse } from '../args.js';
+import type { Command } from '../main.js';
+
+const USAGE = `Usage: arcgraph qualify <game> [options]
+
+Runs the qualification regimes of the ARC-AGI-3 validation pipeline over a worker pool:
+  random1   ${REGIME_STEPS.random1.toLocaleString('en')} random steps per level: no level may be won (a tutorial level only warns)
+  random2   ${REGIME_STEPS.random2.toLocaleString('en')} random steps per non-tutorial level: zero wins
+  fuzz      ${REGIME_STEPS.fuzz.toLocaleString('en')} steps across the levels, every transition checked: exceptions, invalid
+            frames, malformed transitions, nondeterminism (also across threads), impure render,
+            non-canonical identity bytes, click targets that do not act alike, slow steps (hangs)
+  playback  every recording in the game's folder replays to its recorded outcome
+Every finding comes with the shortest action sequence found from its level's reset state, saved
+as a recording that \`arcgraph replay\` plays back to the fault. Seeded: failures reproduce exactly.
+
+Options:
+  --level N          only this level
+  --steps-scale X    multiply every regime's steps by X (e.g. 0.01 for a quick check; default 1)
+  --workers K        worker threads (default: all cores)
+  --seed S           seed (default 1)
+  --out DIR          folder for the reproductions (default: a new folder under the OS temp dir)
+  --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
+  --step-limit MS    a step slower than this is a finding (default 1000)
+  --json             print one JSON object
+Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input.`;
+
+const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 2 : 0)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(0)}k` : String(Math.round(n)));
+
+function cell(o: RegimeOutcome | null): string {
+  if (!o) return '-';
+  if (o.status === 'skipped') return 'skipped';
+  const wins = o.wins ? ` ${o.wins} won` : '';
+  const findings = o.status !== 'pass' && !o.wins ? ` ${o.findings} finding${o.findings === 1 ? '' : 's'}` : '';
+  return `${o.status} ${fmt(o.steps)}${wins}${findings}`;
+}
+
+/** The table per level and regime, the findings with their reproductions, the verdict. */
+export function describe(r: QualifyResult, title: string): string {
+  const rows = [['level', 'random1', 'random2', 'fuzz', 'playback']];
+  for (const l of r.levels) rows.push([`${l.level}${l.tutorial ? ' tutorial' : ''}`, cell(l.regimes.random1), cell(l.regimes.random2), cell(l.regimes.fuzz), cell(l.regimes.playback)]);
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  const lines = [`${r.game} (${title}): seed ${r.seed}, steps x${r.stepsScale}, policy ${r.policy}, ${r.workers} worker(s)`, ''];
+  for (const row of rows) lines.push(row.map((text, c) => text.padEnd(widths[c])).join('  ').trimEnd());
+  if (r.findings.length > 0) lines.push('', 'Findings:');
+  for (const f of r.findings) {
+    lines.push(`  ${f.severity === 'warn' ? 'WARN' : 'FAIL'} ${f.regime} level ${f.level} ${f.check}: ${f.message}`);
+    lines.push(`       ${f.actions.length} action(s) from the level's reset: ${f.actions.length ? f.actions.join(' ') : '(the reset state itself)'}`);
+    if (f.reproduction) lines.push(`       reproduction: ${f.reproduction}`);
+  }
+  lines.push('', `speed: random2 ${fmt(r.speed.random2)} steps/s, fuzz ${fmt(r.speed.fuzz)} steps/s; ${r.seconds.toFixed(1)} s in all`);
+  if (r.out) lines.push(`reproductions in ${r.out} (replay one with: arcgraph replay <file> --game <game>)`);
+  lines.push(r.passed ? `PASSED${r.findings.length ? ' with warnings' : ''}` : `FAILED: ${r.findings.filter((f) => f.severity === 'fail').length} finding(s)`);
+  return lines.join('\n');
+}
+
+/** One status line on stderr, redrawn in place, only on a terminal. */
+function progress(enabled: boolean): { update(p: QualifyProgress): void; done(): void } {
+  const stream = process.stderr;
+  const on = enabled && stream.isTTY === true;
+  let last = 0;
+  return {
+    update(p) {
+      const now = performance.now();
+      if (!on || now - last < 200) return;
+      last = now;
+      stream.write(`\r\x1b[K${p.regime} level ${p.level}: ${fmt(p.steps)}/${fmt(p.total)} steps, ${p.seconds.toFixed(1)} s`);
+    },
+    done() {
+      if (on && last > 0) stream.write('\r\x1b[K');
+    },
+  };
+}
+
+const command: Command = {
+  summary: 'qualification regimes: random play, million-step fuzzing, recording playback',
+  async run(argv) {
+    const p = parse(argv, {
+      level: { type: 'string' },
+      'steps-scale': { type: 'string' },
+      workers: { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      policy: { type: 'string' },
+      'step-limit': { type: 'string' },
+      json: { type: 'boolean' },
+    }, 'qualify');
+    if (p.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const v = p.values;
+    const policy = (v.policy ?? 'available') as Policy;
+    if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(v.policy)}'`);
+    const scale = numberOption(v, 'steps-scale', { min: 0, real: true });
+    if (scale === 0) throw new InputError(`--steps-scale must be positive, got '${String(v['steps-scale'])}'`);
+    const ref = onePositional(p, 'game', 'qualify');
+    const shown = progress(!v.json);
+    const abort = new AbortController();
+    const onSigint = (): void => abort.abort();
+    process.on('SIGINT', onSigint);
+    try {
+      const r = await qualify(ref, {
+        level: numberOption(v, 'level', { min: 1 }),
+        stepsScale: scale,
+        workers: numberOption(v, 'workers', { min: 1, max: 256 }),
+        seed: numberOption(v, 'seed', { min: 0, max: 2 ** 32 - 1 }),
+        out: v.out as string | undefined,
+        policy,
+        stepLimitMs: numberOption(v, 'step-limit', { min: 1 }),
+        signal: abort.signal,
+        onProgress: shown.update,
+      });
+      shown.done();
+      console.log(v.json ? JSON.stringify(r) : describe(r, ref));
+      return r.passed ? 0 : 1;
+    } finally {
+      shown.done();
+      process.off('SIGINT', onSigint);
+    }
+  },
+};
+
+export default command;
