@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sweep } from '../sweep/sweep.js';
+import { stubQualifier } from '../sweep/testing.js';
+import { arr, check, int, nullable, num, obj, oneOf, str } from './check.js';
+import { parseReport, SCHEMA_VERSION, validateReport, type SweepReport } from './schema.js';
+
+const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+
+describe('check', () => {
+  const schema = obj({ a: int({ min: 0 }), b: nullable(str), c: arr(oneOf('x', 'y')), d: num({ max: 1 }) }, { optional: ['d'] });
+
+  it('accepts conforming values, optional fields absent', () => {
+    expect(check(schema, { a: 0, b: null, c: ['x', 'y'] })).toEqual([]);
+    expect(check(schema, { a: 3, b: 's', c: [], d: -2.5 })).toEqual([]);
+  });
+
+  it('names the path of every departure', () => {
+    expect(check(schema, { a: 1.5, b: 3, c: ['z'], d: 2, e: true })).toEqual([
+      '$.a: expected an integer, got 1.5',
+      '$.b: expected a string, got number',
+      '$.c[0]: expected one of "x", "y", got "z"',
+      '$.d: 2 is above 1',
+      '$.e: not in the schema',
+    ]);
+    expect(check(schema, { b: null, c: [] })).toEqual(['$.a: missing']);
+    expect(check(schema, [])).toEqual(['$: expected an object, got an array']);
+    expect(check(num(), Infinity)).toEqual(['$: expected a finite number, got number']);
+    expect(check(int({ min: 0 }), -1)).toEqual(['$: -1 is below 0']);
+  });
+
+  it('lets open objects carry other fields', () => {
+    expect(check(obj({ a: str }, { open: true }), { a: 'x', b: 1 })).toEqual([]);
+  });
+});
+
+describe('report.json schema', () => {
+  let report: SweepReport;
+  let onDisk: string;
+
+  beforeAll(async () => {
+    // a report with every kind of level: exact, partial (bounds and a hint), crashed, a failed qualification, and a baseline
+    const qualifier = stubQualifier({ fail: { maze: [1] } });
+    const first = await sweep({ games: [fixture('ruin'), fixture('maze')], out: mkdtempSync(join(tmpdir(), 'arcgraph-schema-')), workers: 1, qualifier });
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-schema-'));
+    report = await sweep({
+      games: [fixture('ruin'), fixture('maze'), fixture('boom')],
+      out,
+      workers: 1,
+      qualifier,
+      budget: { nodes: 15 },
+      baseline: { path: 'first/report.json', report: first },
+    });
+    onDisk = readFileSync(join(out, 'report.json'), 'utf8');
+  });
+
+  it('holds a real report, as written to disk', () => {
+    const parsed = JSON.parse(onDisk);
+    expect(validateReport(parsed)).toEqual([]);
+    expect(parseReport(onDisk)).toEqual(parsed);
+    expect(parsed.schemaVersion).toBe(SCHEMA_VERSION);
+    const levels = report.games.flatMap((g) => g.levels);
+    expect(levels.some((l) => l.analysis?.pWin.method === 'exact')).toBe(true);
+    expect(levels.some((l) => l.analysis?.pWin.method === 'bounds')).toBe(true);
+    expect(levels.some((l) => l.crash !== null)).toBe(true);
+    expect(report.regressions.length).toBeGreaterThan(0);
+  });
+
+  /** Every object in the value, with its path. */
+  function objects(value: unknown, path = '$'): { path: string; object: Record<string, unknown> }[] {
+    if (Array.isArray(value)) return value.flatMap((v, i) => objects(v, `${path}[${i}]`));
+    if (value === null || typeof value !== 'object') return [];
+    const object = value as Record<string, unknown>;
+    return [{ path, object }, ...Object.entries(object).flatMap(([k, v]) => objects(v, `${path}.${k}`))];
+  }
+
+  it('is closed everywhere: a field added to any object of the report is caught at its path', () => {
+    const parsed = JSON.parse(onDisk);
+    const all = objects(parsed);
+    expect(all.length).toBeGreaterThan(100);
+    for (const { path, object } of all) {
+      object.extra = 1;
+      expect(validateReport(parsed)).toContain(`${path}.extra: not in the schema`);
+      delete object.extra;
+    }
+  });
+
+  it('requires every field: removing any field of any object is caught at its path', () => {
+    const parsed = JSON.parse(onDisk);
+    for (const { path, object } of objects(parsed)) {
+      for (const key of Object.keys(object)) {
+        const value = object[key];
+        delete object[key];
+        expect(validateReport(parsed)).toContain(`${path}.${key}: missing`);
+        object[key] = value;
+      }
+    }
+    expect(validateReport(parsed)).toEqual([]);
+  });
+
+  it('catches wrong types and values', () => {
+    const parsed = JSON.parse(onDisk);
+    parsed.games[0].levels[0].analysis.pWin.upper = 1.5;
+    parsed.games[0].levels[0].outcome = 'maybe';
+    parsed.summary.levels = '11';
+    expect(validateReport(parsed)).toEqual([
+      '$.games[0].levels[0].analysis.pWin.upper: 1.5 is above 1',
+      '$.games[0].levels[0].outcome: expected one of "pass", "fail", "inconclusive", got "maybe"',
+      '$.summary.levels: expected a finite number, got string',
+    ]);
+  });
+
+  it('parseReport refuses other versions, non-JSON and invalid reports with a reason', () => {
+    expect(() => parseReport(onDisk.replace(/"schemaVersion": 1/, '"schemaVersion": 2'))).toThrow(/schemaVersion 2; this arcgraph reads version 1/);
+    expect(() => parseReport('{"schemaVersion": 1')).toThrow(/not JSON/);
+    expect(() => parseReport(onDisk.replace(/"passed": (true|false)\n}/, '"passed": "yes"\n}'))).toThrow(/\$\.passed: expected a boolean/);
+  });
+});
