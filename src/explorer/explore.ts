@@ -41,7 +41,7 @@ export interface Progress {
   storeBytes: number;
 }
 
-/** What `arcgraph explore --json` prints (analysis fields are added by the analysis stage). */
+/** The exploration's own numbers (`explore` in src/explore.ts adds the analysis to them). */
 export interface ExploreResult extends GraphMeasures {
   game: string;
   level: number;
@@ -69,9 +69,10 @@ export class GameCrash extends Error {
   }
 }
 
-type Source = string | LoadedGame | Game;
+/** A suite id or module path, a loaded game, or a game object (which then runs on this thread). */
+export type GameSource = string | LoadedGame | Game;
 
-async function resolve(source: Source): Promise<{ game: Game; module?: string }> {
+export async function resolveSource(source: GameSource): Promise<{ game: Game; module?: string }> {
   if (typeof source === 'string') return loadGame(source);
   if ('game' in source && 'module' in source) return source;
   return { game: source as Game };
@@ -93,9 +94,9 @@ const flagsOf = (outcome: number, lastLevel: boolean): number =>
  * result are the same whatever the worker count or completion order. Limits are checked per node
  * before its successors are merged, so they are never exceeded.
  */
-export async function exploreGraph(source: Source, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
+export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
   await initIdentity();
-  const { game, module } = await resolve(source);
+  const { game, module } = await resolveSource(source);
   const { level } = options;
   if (!Number.isInteger(level) || level < 1 || level > game.levels) {
     throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
@@ -218,8 +219,4 @@ export async function exploreGraph(source: Source, options: ExploreOptions): Pro
     bytesPerState: store.bytes / graph.nodeCount,
   };
   return { result, graph };
-}
-
-export async function explore(source: Source, options: ExploreOptions): Promise<ExploreResult> {
-  return (await exploreGraph(source, options)).result;
 }

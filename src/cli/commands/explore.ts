@@ -1,5 +1,6 @@
+import { POLICIES, type Policy } from '../../analysis/policy.js';
 import { InputError, loadGame } from '../../engine/loader.js';
-import { exploreGraph, type ExploreResult } from '../../explorer/explore.js';
+import { exploreLevel, type LevelReport } from '../../explore.js';
 import { exportGraph, fitsGraphology } from '../../explorer/graphology.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse } from '../args.js';
@@ -7,7 +8,9 @@ import { progressLine } from '../progress.js';
 
 const USAGE = `Usage: arcgraph explore <game> --level N [options]
 
-Builds the state graph of one level breadth-first over a worker pool and prints its measures.
+Builds the state graph of one level breadth-first over a worker pool, prints its measures and
+analyses it: is a win reachable, the shortest solution, dead ends, and the probability that a
+random policy wins (exact on a complete graph, bounds on a partial one) against the threshold.
 <game> is a suite game id or a path to a JavaScript module whose default export is a game.
 
 Options:
@@ -18,10 +21,18 @@ Options:
   --max-steps N      stop before N game steps (successor computations) are exceeded
   --max-seconds S    stop after about S seconds
   --export FILE      write the graph: FILE.gexf (Gephi) or FILE.json (Graphology)
+  --policy P         random policy: available (uniform over the game's actions, default) or
+                     reference (the ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
+  --threshold P      random-win probability a level must stay below (default 1e-4)
+  --within K         also the probability of winning within K actions
   --json             print one JSON object
-Ctrl-C stops cleanly and prints the partial result.`;
+Ctrl-C stops cleanly and prints the partial result.
+Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
+crashed (the crash names the action sequence that reproduces it), 2 bad input.`;
 
-function describe(r: ExploreResult): string {
+const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
+
+function describe(r: LevelReport): string {
   const lines = [
     `${r.game} level ${r.level}: ${r.nodes} states, ${r.edges} edges, ${r.transitions} transitions (merge density ${r.mergeDensity.toFixed(3)})`,
     r.fullyExplored ? 'fully explored' : `not fully explored: stopped by ${r.stopReason}, ${r.frontier} states on the frontier`,
@@ -30,7 +41,16 @@ function describe(r: ExploreResult): string {
     `terminals: ${r.terminals.won} won (${r.terminals.complete} completing the game), ${r.terminals.lost} game over`,
     `fingerprint collision probability: ${r.collisionProbability.toExponential(2)}`,
     `speed: ${Math.round(r.transitionsPerSecond)} transitions/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s; store ${Math.round(r.bytesPerState)} bytes/state`,
+    r.shortestWin
+      ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${r.shortestWin.actions.join(' ')}`
+      : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
+    `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${r.deadEnds.example.actions.join(' ') || 'no action'})` : ''}`,
+    `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}): ${
+      r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
+    }`,
   ];
+  if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]`);
+  lines.push(`verdict against ${r.threshold}: ${r.verdict}${r.exempt ? ' (tutorial level: exempt)' : ''}${r.hint ? `; ${r.hint}` : ''}`);
   return lines.join('\n');
 }
 
@@ -45,6 +65,9 @@ const command: Command = {
       'max-steps': { type: 'string' },
       'max-seconds': { type: 'string' },
       export: { type: 'string' },
+      policy: { type: 'string' },
+      threshold: { type: 'string' },
+      within: { type: 'string' },
       json: { type: 'boolean' },
     }, 'explore');
     if (p.help) {
@@ -56,6 +79,8 @@ const command: Command = {
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
     const json = v.json === true;
+    const policy = (v.policy ?? 'available') as Policy;
+    if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(v.policy)}'`);
     const abort = new AbortController();
     const onSigint = (): void => {
       if (abort.signal.aborted) process.exit(130);
@@ -64,13 +89,16 @@ const command: Command = {
     process.on('SIGINT', onSigint);
     const bar = progressLine(!json);
     try {
-      const { result, graph } = await exploreGraph(loaded, {
+      const { report, graph } = await exploreLevel(loaded, {
         level: numberOption(v, 'level', { min: 1 }) ?? 1,
         workers: numberOption(v, 'workers', { min: 1, max: 256 }),
         maxNodes: numberOption(v, 'max-nodes', { min: 1 }),
         maxEdges: numberOption(v, 'max-edges', { min: 0 }),
         maxSteps: numberOption(v, 'max-steps', { min: 0 }),
         maxSeconds: numberOption(v, 'max-seconds', { min: 0, real: true }),
+        policy,
+        threshold: numberOption(v, 'threshold', { min: Number.MIN_VALUE, max: 1, real: true }),
+        withinK: numberOption(v, 'within', { min: 0 }),
         signal: abort.signal,
         onProgress: bar.update,
       });
@@ -79,8 +107,8 @@ const command: Command = {
         if (fitsGraphology(graph)) await exportGraph(graph, file);
         else console.error(`arcgraph explore: not exporting ${file}: ${graph.nodeCount} states is above Graphology's practical limits; the measures below come from the compact graph`);
       }
-      console.log(json ? JSON.stringify(result) : describe(result));
-      return 0;
+      console.log(json ? JSON.stringify(report) : describe(report));
+      return report.verdict === 'fail' && !report.exempt ? 1 : 0;
     } finally {
       bar.done();
       process.off('SIGINT', onSigint);

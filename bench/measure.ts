@@ -1,0 +1,26 @@
+/** Timing with warm-up and repetitions; results are medians (the machines are shared and noisy). */
+export interface Timing {
+  median: number;
+  runs: number[];
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Runs `fn` once to warm up, then `reps` times; `fn` returns a rate (work per second). */
+export async function rate(reps: number, fn: () => number | Promise<number>): Promise<Timing> {
+  await fn();
+  const runs: number[] = [];
+  for (let i = 0; i < reps; i++) runs.push(await fn());
+  return { median: median(runs), runs };
+}
+
+/** Seconds taken by `fn`. */
+export async function seconds(fn: () => unknown): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return (performance.now() - t) / 1000;
+}

@@ -1,0 +1,119 @@
+/**
+ * arcgraph benchmarks: `npm run bench` (full) or `npm run bench -- --quick` (under a minute).
+ * Every number is a median over repetitions after a warm-up, and every speed is also given as a
+ * ratio to a baseline measured in the same run. Results go to bench/results/<date>.json.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, totalmem, platform, release } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { initIdentity } from '../src/engine/identity.js';
+import { loadGame, PACKAGE_ROOT } from '../src/engine/loader.js';
+import { exploreGraph } from '../src/explorer/explore.js';
+import { SUITE } from '../games/index.js';
+import { benchEngine, type EngineResult } from './engine.js';
+import { benchExplorer, type ExplorerBench } from './explorer.js';
+import { benchWalks, type WalksBench } from './walks.js';
+import { benchSolver, type SolverBench } from './solver.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean' },
+    level: { type: 'string', default: 'bx19:2' },
+    out: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'results') },
+    huge: { type: 'string' },
+    help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  console.log(`Usage: npm run bench -- [--quick] [--level GAME:LEVEL] [--huge N] [--out DIR]
+  --quick   small budgets, 3 repetitions (a smoke test that runs in under a minute)
+  --level   the level the explorer and walk benchmarks run on (default bx19:2)
+  --huge N  also explore N states once with all workers (the 10-million-state memory check)`);
+  process.exit(0);
+}
+
+const quick = values.quick === true;
+const cfg = quick
+  ? { reps: 3, pairs: 20_000, maxNodes: 50_000, naiveNodes: 10_000, walkSteps: 300_000, solverSizes: [10_000, 100_000] }
+  : { reps: 5, pairs: 200_000, maxNodes: 1_000_000, naiveNodes: 100_000, walkSteps: 3_000_000, solverSizes: [10_000, 100_000, 1_000_000] };
+const all = availableParallelism();
+const workerCounts = [...new Set([1, 2, all])];
+const [benchGame, benchLevelText] = values.level!.split(':');
+const benchLevel = Number(benchLevelText);
+
+const log = (text: string): void => void process.stderr.write(`${text}\n`);
+const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(n < 10 ? 2 : 0));
+
+await initIdentity();
+const started = new Date();
+
+log(`engine: ${Object.keys(SUITE).join(', ')}`);
+const engine: EngineResult[] = [];
+for (const id of Object.keys(SUITE)) engine.push(await benchEngine((await loadGame(id)).game, cfg.reps, cfg.pairs));
+
+const loaded = await loadGame(benchGame);
+log(`explorer: ${benchGame} level ${benchLevel}, ${cfg.maxNodes} states, workers ${workerCounts.join(', ')}`);
+const explorer: ExplorerBench = await benchExplorer(loaded, benchLevel, cfg.maxNodes, cfg.naiveNodes, workerCounts, cfg.reps);
+log('random walks');
+const walks: WalksBench = await benchWalks(loaded, benchLevel, cfg.walkSteps, [...new Set([1, all])], cfg.reps);
+log('solver');
+const solver: SolverBench = await benchSolver(loaded, benchLevel, cfg.solverSizes, all, quick ? 1 : 3);
+let huge: { states: number; seconds: number; bytesPerState: number; rssMB: number; transitionsPerSecond: number } | undefined;
+if (values.huge) {
+  log(`huge: ${values.huge} states`);
+  const { result: r } = await exploreGraph(loaded, { level: benchLevel, workers: all, maxNodes: Number(values.huge) });
+  huge = { states: r.nodes, seconds: r.seconds, bytesPerState: r.bytesPerState, rssMB: process.memoryUsage().rss / 2 ** 20, transitionsPerSecond: r.transitionsPerSecond };
+}
+
+const one = explorer.workers.find((w) => w.workers === 1)!;
+const two = explorer.workers.find((w) => w.workers === 2);
+const ratios = {
+  explorer1VsRaw: one.transitions.median / explorer.raw.median,
+  explorer2Vs1: two ? two.transitions.median / one.transitions.median : null,
+  explorerAllVs1: explorer.workers[explorer.workers.length - 1].transitions.median / one.transitions.median,
+  explorer1VsNaive: one.transitions.median / explorer.naive.median,
+  walksAllVs1: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.workers[0].stepsPerSecond.median,
+};
+const results = {
+  date: started.toISOString(),
+  mode: quick ? 'quick' : 'full',
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, availableParallelism: all, memoryGB: totalmem() / 2 ** 30, platform: platform(), release: release(), node: process.version },
+  config: cfg,
+  engine,
+  explorer,
+  walks,
+  solver,
+  huge,
+  ratios,
+  targets: {
+    explorer1AtLeast70PercentOfRaw: ratios.explorer1VsRaw >= 0.7,
+    explorer2AtLeast1_7x: ratios.explorer2Vs1 === null ? null : ratios.explorer2Vs1 >= 1.7,
+    atLeast10xNaive: ratios.explorer1VsNaive >= 10,
+    storeUnder100BytesPerState: one.bytesPerState < 100,
+  },
+};
+
+mkdirSync(values.out!, { recursive: true });
+const file = join(values.out!, `${started.toISOString().slice(0, 19).replace(/:/g, '-')}${quick ? '-quick' : ''}.json`);
+writeFileSync(`${file}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+renameSync(`${file}.tmp`, file);
+
+const rows: string[][] = [['benchmark', 'median', 'ratio']];
+for (const e of engine) {
+  rows.push([`engine ${e.game}: step`, `${fmt(e.step.median)}/s`, '']);
+  rows.push([`engine ${e.game}: step+encode+hash`, `${fmt(e.stepEncodeHash.median)}/s`, '']);
+  rows.push([`engine ${e.game}: step+render`, `${fmt(e.stepRender.median)}/s`, `${fmt(e.floorRatio)}x the 1,000 fps floor`]);
+}
+rows.push([`raw step loop ${explorer.game}:${explorer.level} (1 thread)`, `${fmt(explorer.raw.median)} transitions/s`, 'baseline']);
+rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} states)`, `${fmt(explorer.naive.median)} transitions/s`, '']);
+for (const w of explorer.workers) {
+  rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${(w.transitions.median / one.transitions.median).toFixed(2)}x 1 worker, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
+}
+for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.workers[0].stepsPerSecond.median).toFixed(2)}x 1 worker`]);
+for (const s of solver.sizes) rows.push([`solver, ${fmt(s.states)} states (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
+if (huge) rows.push([`huge run: ${fmt(huge.states)} states`, `${huge.seconds.toFixed(0)} s, ${fmt(huge.transitionsPerSecond)} transitions/s`, `${huge.bytesPerState.toFixed(0)} B/state, RSS ${huge.rssMB.toFixed(0)} MB`]);
+const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+const line = (r: string[]): string => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+console.log([line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'));
+console.log(`\nresults: ${file}`);

@@ -1,0 +1,72 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../engine/loader.js';
+
+const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist', 'games', 'fixtures', `${name}.js`);
+const cli = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+
+describe('arcgraph explore', () => {
+  it('prints the documented JSON keys, with an exact probability and exit code 1 on a failing level', () => {
+    const r = cli('explore', fixture('ruin'), '--level', '2', '--workers', '2', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    for (const key of ['game', 'level', 'nodes', 'edges', 'transitions', 'mergeDensity', 'maxDepth', 'depthHistogram', 'cycles', 'terminals', 'fullyExplored', 'stopReason', 'frontier', 'collisionProbability', 'winReachable', 'shortestWin', 'deadEnds', 'pWin', 'verdict', 'threshold']) {
+      expect(out).toHaveProperty(key);
+    }
+    expect(out).toMatchObject({ game: 'ruin', level: 2, nodes: 6, fullyExplored: true, stopReason: null, winReachable: true, verdict: 'fail', threshold: 1e-4 });
+    expect(out.shortestWin).toMatchObject({ length: 3, actions: ['ACTION4', 'ACTION4', 'ACTION4'] });
+    expect(out.pWin).toMatchObject({ policy: 'available', method: 'exact', exact: { p: '2', q: '5' } });
+  });
+
+  it('passes a level below the threshold and writes the export', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-explore-'));
+    const file = join(dir, 'lights.gexf');
+    const r = cli('explore', fixture('lights'), '--level', '2', '--export', file, '--threshold', '0.05');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('verdict against 0.05: pass');
+    expect(readFileSync(file, 'utf8')).toContain('<gexf');
+  });
+
+  it('reports partial graphs with bounds and the limit that stopped them', () => {
+    const out = JSON.parse(cli('explore', fixture('spread'), '--max-nodes', '500', '--json').stdout);
+    expect(out).toMatchObject({ fullyExplored: false, stopReason: 'max-nodes', verdict: 'inconclusive' });
+    expect(out.nodes).toBeLessThanOrEqual(500);
+    expect(out.pWin.method).toBe('bounds');
+    expect(out.pWin.lower).toBeLessThanOrEqual(out.pWin.upper);
+  });
+
+  it('exits 1 on a crashing game, naming the actions that reproduce it', () => {
+    const r = cli('explore', fixture('boom'));
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('[ACTION1, ACTION1, ACTION2, ACTION2]');
+  });
+
+  it('rejects bad input with one line and exit code 2, leaving no file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-explore-'));
+    for (const args of [['--export', join(dir, 'g.png')], ['--level', '9'], ['--workers', 'x'], ['--policy', 'greedy'], ['--nonsense']]) {
+      const r = cli('explore', fixture('ruin'), ...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(existsSync(join(dir, 'g.png'))).toBe(false);
+  });
+
+  it('stops cleanly on Ctrl-C and still prints the partial result', async () => {
+    const child = spawn(process.execPath, ['dist/src/cli/main.js', 'explore', 'bx19', '--level', '2', '--workers', '1', '--json'], { cwd: PACKAGE_ROOT });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out).toMatchObject({ stopReason: 'interrupted', fullyExplored: false });
+    expect(out.nodes).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,34 @@
+import { analyze, type Analysis } from './analysis/analyze.js';
+import type { Policy } from './analysis/policy.js';
+import { exploreGraph, resolveSource, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/explore.js';
+import type { StateGraph } from './explorer/graph.js';
+
+export interface LevelOptions extends ExploreOptions {
+  policy?: Policy;
+  threshold?: number;
+  /** Also give the probability of winning within this many actions. */
+  withinK?: number;
+}
+
+/** What `arcgraph explore --json` prints: the exploration's measures and the analysis of its graph. */
+export type LevelReport = ExploreResult & Omit<Analysis, 'fullyExplored' | 'frontier'>;
+
+/** Explores one level and analyses its graph (tutorial exemption and baseline from the game). */
+export async function exploreLevel(source: GameSource, options: LevelOptions): Promise<{ report: LevelReport; graph: StateGraph }> {
+  const loaded = await resolveSource(source);
+  const { game } = loaded;
+  const { result, graph } = await exploreGraph(loaded.module ? { game, module: loaded.module } : game, options);
+  const { fullyExplored, frontier, ...analysis } = analyze(graph, {
+    policy: options.policy,
+    threshold: options.threshold,
+    withinK: options.withinK,
+    tutorial: options.level <= game.tutorialLevels,
+    baseline: game.baselineActions?.[options.level - 1],
+  });
+  return { report: { ...result, ...analysis }, graph };
+}
+
+/** The library form of `arcgraph explore`: returns the object `--json` prints. */
+export async function explore(source: GameSource, options: LevelOptions): Promise<LevelReport> {
+  return (await exploreLevel(source, options)).report;
+}
