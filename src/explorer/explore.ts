@@ -155,10 +155,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
         let v = store.find(r.lo[k], r.hi[k]);
         if (v < 0) {
           v = store.add(r.lo[k], r.hi[k], depth, u, r.action[k], flagsOf(r.outcome[k], lastLevel));
-          if (r.succ[k] >= 0) {
-            const s = r.succ[k];
-            queue.push(v, r.succBytes.subarray(s > 0 ? r.succEnds[s - 1] : 0, r.succEnds[s]));
-          }
+          if (r.outcome[k] === Outcome.PLAYING) queue.push(v, r.bytes.subarray(k > 0 ? r.bytesEnd[k - 1] : 0, r.bytesEnd[k]));
         }
         store.addEdge(v, r.keys[k], r.cells[k], r.action[k]);
       }
