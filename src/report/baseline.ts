@@ -1,9 +1,7 @@
 /** Comparison with an earlier sweep (--baseline): what each level was, and what got worse. */
 import { readFile } from 'node:fs/promises';
-import type { GameReport, LevelReport, PreviousLevel, Regression, SweepReport } from './schema.js';
-import { parseReport } from './schema.js';
-
-const show = (x: number): string => (x === 0 || x === 1 ? String(x) : x.toPrecision(3));
+import { parseReport, type GameReport, type LevelReport, type PreviousLevel, type Regression, type SweepReport } from './schema.js';
+import { formatProbability as show } from './summary.js';
 
 export async function readBaseline(path: string): Promise<SweepReport> {
   let text: string;

@@ -30,6 +30,7 @@ tr.regression td:last-child, .regressions li { color: #921231; font-weight: bold
 .regressions { border: 2px solid #F93C31; padding: 4px 16px; }
 .levels { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.level { margin: 0; border: 1px solid #CCCCCC; padding: 8px; }
+figure.level p { max-width: 560px; }
 figure.level .pictures { display: flex; gap: 8px; align-items: flex-start; }
 figcaption { font-weight: bold; margin-bottom: 4px; }
 .frame { border: 1px solid #999999; }

@@ -82,9 +82,15 @@ export interface QualificationReport {
   passed: boolean;
   seed: number;
   stepsScale: number;
+  policy: Policy;
+  workers: number;
+  /** Steps per second of the million-step regimes. */
+  speed: { random2: number; fuzz: number };
+  /** Folder of the findings' reproductions (recordings `arcgraph replay` plays to the fault); null when none. */
+  out: string | null;
   seconds: number;
   levels: { level: number; tutorial: boolean; regimes: { random1: RegimeReport; random2: RegimeReport | null; fuzz: RegimeReport; playback: RegimeReport } }[];
-  findings: { regime: string; check: string; level: number; message: string; actions: string[]; reproduction: string | null }[];
+  findings: { regime: string; check: string; level: number; severity: 'fail' | 'warn'; message: string; actions: string[]; reproduction: string | null }[];
 }
 
 /** The level's numbers in the baseline report, when the baseline has this level. */
@@ -205,9 +211,13 @@ const qualificationSchema = obj({
   passed: bool,
   seed: count,
   stepsScale: num({ min: 0 }),
+  policy: oneOf('available', 'reference'),
+  workers: int({ min: 1 }),
+  speed: obj({ random2: num({ min: 0 }), fuzz: num({ min: 0 }) }),
+  out: nullable(str),
   seconds: num({ min: 0 }),
   levels: arr(obj({ level: int({ min: 1 }), tutorial: bool, regimes: obj({ random1: regime, random2: nullable(regime), fuzz: regime, playback: regime }) })),
-  findings: arr(obj({ regime: str, check: str, level: count, message: str, actions: arr(str), reproduction: nullable(str) })),
+  findings: arr(obj({ regime: str, check: str, level: count, severity: oneOf('fail', 'warn'), message: str, actions: arr(str), reproduction: nullable(str) })),
 });
 
 const levelSchema = obj({

@@ -4,14 +4,16 @@ import type { GameReport, LevelReport, Regression } from './schema.js';
 export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Outcome'] as const;
 
 const grouped = (n: number): string => n.toLocaleString('en-US');
-const short = (x: number): string => (x === 0 || x === 1 ? String(x) : x.toPrecision(3));
+/** A probability or bound: small ones in exponent form so their size reads at once. */
+export const formatProbability = (x: number): string => (x === 0 || x === 1 ? String(x) : x < 1e-3 ? x.toExponential(2) : x.toPrecision(3));
 
 /** "1 in 4.3M" style: the odds a person reads at a glance. */
 function oneIn(n: number): string {
+  if (n >= 1e12) return n.toExponential(2);
   if (n >= 1e9) return `${(n / 1e9).toPrecision(3)}G`;
   if (n >= 1e6) return `${(n / 1e6).toPrecision(3)}M`;
   if (n >= 1e4) return `${(n / 1e3).toPrecision(3)}k`;
-  return n.toPrecision(n >= 100 ? 4 : 3).replace(/\.?0+$/, '');
+  return n >= 100 ? n.toFixed(0) : n.toPrecision(3).replace(/\.?0+$/, '');
 }
 
 export function formatPWin(level: LevelReport): string {
@@ -21,10 +23,10 @@ export function formatPWin(level: LevelReport): string {
   if (pWin.exact) {
     const { p, q, oneIn: odds } = pWin.exact;
     if (p === '0') return '0 (exact)';
-    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : short(pWin.lower);
+    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : formatProbability(pWin.lower);
     return `${fraction} (1 in ${odds === null ? '∞' : oneIn(odds)}, exact)`;
   }
-  return `[${short(pWin.lower)}, ${short(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
+  return `[${formatProbability(pWin.lower)}, ${formatProbability(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
 }
 
 export function formatShortest(level: LevelReport): string {
@@ -83,7 +85,7 @@ export function summaryRows(game: GameReport, regressions: readonly Regression[]
 /** One line about the probability and bounds for the terminal. */
 export function levelLine(game: string, level: LevelReport): string {
   const e = level.explore;
-  const states = e ? `${grouped(e.nodes)} states${e.fullyExplored ? '' : ` (partial: ${e.stopReason})`}` : 'no graph';
+  const found = e ? `${grouped(e.nodes)} states${e.fullyExplored ? '' : ` (partial: ${e.stopReason})`}, shortest ${formatShortest(level)}, p ${formatPWin(level)}` : 'no graph';
   const reasons = level.reasons.length > 0 ? ` - ${level.reasons.join('; ')}` : '';
-  return `${game} level ${level.level}${level.tutorial ? ' (tutorial)' : ''}: ${states}, shortest ${formatShortest(level)}, p ${formatPWin(level)}: ${level.outcome.toUpperCase()}${reasons}`;
+  return `${game} level ${level.level}${level.tutorial ? ' (tutorial)' : ''}: ${found}: ${level.outcome.toUpperCase()}${reasons}`;
 }

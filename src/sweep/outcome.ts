@@ -1,9 +1,7 @@
 /** How a level's findings add up to one outcome, and the levels' outcomes to a game's. */
-import type { AnalysisNumbers, LevelReport, Outcome } from '../report/schema.js';
-import type { QualificationReport } from '../report/schema.js';
+import type { AnalysisNumbers, LevelReport, Outcome, QualificationReport } from '../report/schema.js';
+import { formatProbability as show } from '../report/summary.js';
 import type { RegimeStatus } from './qualification.js';
-
-const show = (x: number): string => (x === 0 || x === 1 ? String(x) : x.toPrecision(3));
 
 /**
  * A level fails on a crash, on a failed random-win verdict (tutorial levels are exempt) or on a

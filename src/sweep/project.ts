@@ -62,6 +62,10 @@ export function qualificationReport(q: QualifyResult): QualificationReport {
     passed: q.passed,
     seed: q.seed,
     stepsScale: q.stepsScale,
+    policy: q.policy,
+    workers: q.workers,
+    speed: { random2: q.speed.random2, fuzz: q.speed.fuzz },
+    out: q.out ?? null,
     seconds: q.seconds,
     levels: q.levels.map((l) => ({
       level: l.level,
@@ -73,6 +77,6 @@ export function qualificationReport(q: QualifyResult): QualificationReport {
         playback: regimeReport(l.regimes.playback),
       },
     })),
-    findings: q.findings.map((f) => ({ regime: f.regime, check: f.check, level: f.level, message: f.message, actions: [...f.actions], reproduction: f.reproduction ?? null })),
+    findings: q.findings.map((f) => ({ regime: f.regime, check: f.check, level: f.level, severity: f.severity, message: f.message, actions: [...f.actions], reproduction: f.reproduction ?? null })),
   };
 }

@@ -3,6 +3,7 @@
  * qualified; the reports are rewritten after every finished game, so an interrupted sweep leaves
  * complete reports of the games it finished.
  */
+import { join } from 'node:path';
 import { analyze } from '../analysis/analyze.js';
 import type { Policy } from '../analysis/policy.js';
 import { DEFAULT_THRESHOLD } from '../analysis/verdict.js';
@@ -152,7 +153,17 @@ async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, befor
       ctx.options.onEvent?.({ kind: 'level', game: game.id, level: levelReport });
     }
     ctx.options.onEvent?.({ kind: 'qualifying', game: game.id });
-    const q = await unlessAborted(ctx.qualifier(loaded, { stepsScale: ctx.budget.stepsScale, workers: ctx.workers, seed: ctx.seed }), ctx.options.signal);
+    const q = await unlessAborted(
+      ctx.qualifier(loaded, {
+        stepsScale: ctx.budget.stepsScale,
+        workers: ctx.workers,
+        seed: ctx.seed,
+        policy: ctx.policy,
+        out: join(ctx.options.out, 'reproductions', game.id),
+        signal: ctx.options.signal,
+      }),
+      ctx.options.signal,
+    );
     report.qualification = qualificationReport(q);
     for (const level of report.levels) {
       level.qualification = levelQualification(q, level.level);

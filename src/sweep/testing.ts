@@ -2,6 +2,7 @@
  * Test support: a stand-in for qualification, so sweep tests run in a second and say exactly which
  * levels qualification fails. Only tests inject it; the sweep's real path calls `qualify`.
  */
+import { join } from 'node:path';
 import type { Qualifier, QualifyResult, RegimeOutcome } from './qualification.js';
 
 export interface StubQualifier extends Qualifier {
@@ -28,8 +29,12 @@ export function stubQualifier(opts: { fail?: Record<string, number[]>; throwFor?
       passed: failing.length === 0,
       seed: options.seed,
       stepsScale: options.stepsScale,
+      policy: options.policy,
+      workers: options.workers,
+      speed: { random2: 1000, fuzz: 1000 },
       levels,
-      findings: failing.map((level) => ({ regime: 'random1', check: 'random-win', level, message: `random play won level ${level}`, actions: ['ACTION4'], reproduction: `arcgraph random ${game.id} --level ${level}` })),
+      findings: failing.map((level) => ({ regime: 'random1' as const, check: 'random-win' as const, level, severity: 'fail' as const, message: `random play won level ${level}`, actions: ['ACTION4'], reproduction: join(options.out, `level${level}.recording.jsonl`) })),
+      ...(failing.length > 0 ? { out: options.out } : {}),
       seconds: 0.01,
     };
   };
