@@ -63,6 +63,17 @@ describe('transition checks', () => {
     expect(checksOf(counter({ decode: (b) => ({ n: b[0] + 1 }) }))).toEqual(['non-canonical-identity']);
   });
 
+  it('check a step that leaves the bytes unchanged against the frame before it', () => {
+    // The step keeps n but changes `shown`, which render draws and encode leaves out.
+    const hidden = counter({ step: (s) => ({ n: s.n, shown: (s.shown ?? 0) + 1 }), render: (s) => [blankFrame(s.shown ?? 0)] });
+    const root = hidden.init(1);
+    const preLayers = hidden.render(root);
+    const faults = inspectStep(hidden, root, hidden.encode(root), UP, { stepLimitMs: Infinity, preLayers }).faults;
+    expect(faults.map((f) => f.check)).toEqual(['non-canonical-identity']);
+    const still = counter({ step: (s) => s });
+    expect(inspectStep(still, root, still.encode(root), UP, { stepLimitMs: Infinity, preLayers: still.render(root) }).faults).toEqual([]);
+  });
+
   it('validate frames: size, layers and colours', () => {
     expect(frameProblem([blankFrame(15)])).toBeUndefined();
     expect(frameProblem([])).toMatch(/no layers/);

@@ -26,8 +26,6 @@ export interface FuzzTask {
   crossSampleEvery: number;
   /** Int32Array view [walk, step] the coordinator watches to name a step that never returns. */
   progress?: SharedArrayBuffer;
-  /** Whether to inspect the level's reset state (once per level). */
-  checkReset: boolean;
 }
 
 /** Where a transition is: `action` played after the first `step` actions of walk `walk`. */
@@ -61,7 +59,7 @@ export interface FuzzResult {
   wins: number;
   /** The first fault of each check in this task, in the order found. */
   faults: FuzzFault[];
-  /** A reset-state fault of the level (actions: none). */
+  /** Faults of the level's reset state (reproduced by RESET alone). */
   resetFaults: Fault[];
   samples: CrossSample[];
 }
@@ -109,11 +107,12 @@ export async function runFuzz(game: Game, task: FuzzTask): Promise<FuzzResult> {
   const found = new Set<Check>();
   const faults: FuzzFault[] = [];
   const samples: CrossSample[] = [];
-  const resetFaults = task.checkReset ? inspectReset(game, task.level) : [];
+  const resetFaults = inspectReset(game, task.level);
   const result: FuzzResult = { steps: 0, seconds: 0, walks: 0, wins: 0, faults, resetFaults, samples };
   if (resetFaults.some((f) => f.check === 'exception')) return { ...result, seconds: (performance.now() - started) / 1000 };
   const root = game.init(task.level);
   const rootBytes = game.encode(root);
+  const rootLayers = game.render(root);
   const note = (fault: Fault, walk: number, step: number, action: Action): void => {
     if (found.has(fault.check)) return;
     found.add(fault.check);
@@ -126,6 +125,7 @@ export async function runFuzz(game: Game, task: FuzzTask): Promise<FuzzResult> {
     const clickRng = new Rng(task.seed ^ 0x5bd1e995, task.firstStream + walk);
     let state = root;
     let bytes = rootBytes;
+    let layers = rootLayers;
     result.walks++;
     for (let n = 0; n < task.maxWalkSteps && used < task.steps; n++) {
       if (progress) {
@@ -142,7 +142,7 @@ export async function runFuzz(game: Game, task: FuzzTask): Promise<FuzzResult> {
         }
       }
       const tag: WalkPoint = { walk, step: n, action: actionCode(action) };
-      const r = inspectStep(game, state, bytes, action, { stepLimitMs: task.stepLimitMs, identity, tag });
+      const r = inspectStep(game, state, bytes, action, { stepLimitMs: task.stepLimitMs, identity, tag, preLayers: layers });
       used++;
       for (const fault of r.faults) note(fault, walk, n, action);
       if (used % task.crossSampleEvery === 0 && r.nextBytes) samples.push({ walk, step: n, action: actionCode(action), pre: bytes, next: r.nextBytes });
@@ -151,6 +151,7 @@ export async function runFuzz(game: Game, task: FuzzTask): Promise<FuzzResult> {
       if (r.status === 'won' || r.status === 'lost') break;
       state = r.next;
       bytes = r.nextBytes;
+      layers = r.layers!;
     }
   }
   result.steps = used;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BAD_CELL } from '../../games/fixtures/badframe.js';
 import { BUTTON } from '../../games/fixtures/clicks.js';
 import { EASY_LEVELS } from '../../games/fixtures/easy.js';
+import { HANG_CELL } from '../../games/fixtures/hang.js';
 import { GameAction, parseAction } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { PACKAGE_ROOT, loadGame } from '../engine/loader.js';
@@ -166,5 +167,22 @@ describe('arcgraph qualify', () => {
       expect(r.status).toBe(2);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('qualify on a step that never returns', () => {
+  it('stops the worker, reports the hang with its shortest prefix, and skips the random regimes there', async () => {
+    const { game } = await loadGame(fixture('hang'));
+    const result = await qualify(fixture('hang'), { stepsScale: SCALE, workers: 2, out: join(dir, 'hang'), hangSeconds: 2 });
+    const f = only(result, 'fuzz', 'slow-step');
+    expect(f.message).toMatch(/did not return/);
+    // From 3: right to 4, right to 5, then the endless step right (the cycles of the walk cut away).
+    expect(f.actions).toEqual(['ACTION4', 'ACTION4', 'ACTION4']);
+    expect(before(game, f)).toEqual({ pos: HANG_CELL });
+    expect(result.levels[0].regimes).toMatchObject({ random1: { status: 'skipped' }, random2: { status: 'skipped' }, fuzz: { status: 'fail' } });
+    // The reproduction holds the endless step unplayed, as its last line.
+    const recording = readRecording(f.reproduction!);
+    expect(recording.steps.map((s) => s.action.id)).toEqual([GameAction.RESET, GameAction.ACTION4, GameAction.ACTION4, GameAction.ACTION4]);
+    expect(recording.steps.at(-1)!.frame).toBeUndefined();
   });
 });

@@ -142,18 +142,21 @@ export async function qualify(source: string | LoadedGame | Game, options: Quali
   const raw: RawFault[] = [];
   const ctx: RegimeContext = { game, loaded: module ? { game, module } : game, workers, seed, policy, options, raw };
 
+  // The fuzz runs first: a level where a step never returns is skipped by the random regimes,
+  // whose walks have no watchdog and would wait for it forever.
+  const fuzz = await fuzzRegime(ctx, levels, steps('fuzz'));
+  const skipped = (): RegimeOutcome => ({ status: 'skipped', steps: 0, findings: 0, seconds: 0 });
   const random1 = new Map<number, RegimeOutcome>();
   const random2 = new Map<number, RegimeOutcome>();
   let random2Steps = 0;
   let random2Seconds = 0;
-  for (const level of levels) random1.set(level, await randomRegime(ctx, 'random1', level, steps('random1'), seed, tutorial(level)));
+  for (const level of levels) random1.set(level, fuzz.hung.has(level) ? skipped() : await randomRegime(ctx, 'random1', level, steps('random1'), seed, tutorial(level)));
   for (const level of levels.filter((l) => !tutorial(l))) {
-    const outcome = await randomRegime(ctx, 'random2', level, steps('random2'), seed + 1, false);
+    const outcome = fuzz.hung.has(level) ? skipped() : await randomRegime(ctx, 'random2', level, steps('random2'), seed + 1, false);
     random2.set(level, outcome);
     random2Steps += outcome.steps;
     random2Seconds += outcome.seconds;
   }
-  const fuzz = await fuzzRegime(ctx, levels, steps('fuzz'));
   const playback = playbackRegime(ctx, ref, levels);
 
   const { findings, out } = await reproduce(game, raw, options);
@@ -238,6 +241,8 @@ async function randomRegime(ctx: RegimeContext, regime: Regime, level: number, b
 
 interface FuzzOutcome {
   levels: Map<number, RegimeOutcome>;
+  /** Levels where a step never returned. */
+  hung: Set<number>;
   steps: number;
   seconds: number;
 }
@@ -258,7 +263,6 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
         stepLimitMs: ctx.options.stepLimitMs ?? 1000,
         clickSampleEvery: 256,
         crossSampleEvery: 128,
-        checkReset: k === 0,
       });
     }
   });
@@ -278,6 +282,7 @@ async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], total: 
   const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check> }>(levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set() }]));
   const pool = module ? workerPool('fuzz' as Parameters<typeof workerPool>[0], ctx.workers) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
+  const hung = new Set<number>();
   type Inflight = { task: FuzzTask; result: Promise<FuzzResult | 'hung'>; view?: Int32Array; abort?: AbortController; last: string; since: number };
   const inflight: Inflight[] = [];
   const watchdog = setInterval(() => {
@@ -308,9 +313,11 @@ async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], total: 
   try {
     while (next < tasks.length || inflight.length > 0) {
       while (next < tasks.length && inflight.length < 2 * ctx.workers && !options.signal?.aborted) inflight.push(launch(tasks[next++]));
-      const f = inflight.shift();
+      // The task stays in flight (watched) until its result is in.
+      const f = inflight[0];
       if (!f) break;
       const r = await f.result;
+      inflight.shift();
       const level = perLevel.get(f.task.level)!;
       const note = (fault: Omit<FuzzFault, 'earlier'> & { earlier?: WalkPoint }): void => {
         if (level.found.has(fault.check)) return;
@@ -324,6 +331,7 @@ async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], total: 
         const action = walkActions(game, f.task.seed, f.task.firstStream + walk, step + 1)[step];
         note({ check: 'slow-step', message: `a step did not return within ${hangMs / 1000} s (a hang): its worker was stopped`, walk, step, action: actionCode(action) });
         level.steps += step;
+        hung.add(f.task.level);
       } else {
         for (const fault of r.resetFaults) {
           if (level.found.has(fault.check)) continue;
@@ -350,7 +358,7 @@ async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], total: 
     steps += s.steps;
     outcomes.set(l, { status: s.found.size > 0 ? 'fail' : 'pass', steps: s.steps, wins: s.wins, findings: s.found.size, seconds: s.seconds });
   }
-  return { levels: outcomes, steps, seconds: elapsed(started) };
+  return { levels: outcomes, hung, steps, seconds: elapsed(started) };
 }
 
 /** Steps a shipped transition again in this thread and compares the successor's bytes. */

@@ -4,7 +4,7 @@
  * chunks while the fault still reproduces), and by a breadth-first search (the explorer) for the
  * shortest path to the faulty state, keeping the shortest sequence that still reproduces.
  */
-import { GameAction, actionFromCode, parseAction, type Action } from '../engine/actions.js';
+import { actionFromCode, parseAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { GameCrash, exploreGraph, pathTo } from '../explorer/explore.js';
@@ -135,11 +135,12 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
 
 /**
  * The shortest sequence found that still shows the fault at its last action: the original with
- * its cycles cut and delta-debugged, or the breadth-first path, whichever is shorter. Faults that
- * cannot be probed safely (a slow step may never return) are kept as found.
+ * its cycles cut and delta-debugged, or the breadth-first path, whichever is shorter.
  */
 export async function shrink(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits, message?: string): Promise<Action[]> {
-  if (check === 'slow-step' || !reproduces(game, level, check, actions, message)) return [...actions];
+  // A slow step may never return: only its prefix is ever played again, to cut its cycles.
+  if (check === 'slow-step') return cutCycles(game, level, actions);
+  if (!reproduces(game, level, check, actions, message)) return [...actions];
   const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);
   const candidates: Action[][] = [];
   const cut = cutCycles(game, level, actions);
@@ -148,6 +149,3 @@ export async function shrink(game: Game, level: number, check: Check, actions: r
   if (found && test(found)) candidates.push(ddmin(found, test));
   return candidates.reduce((best, c) => (c.length < best.length ? c : best));
 }
-
-/** RESET, as it appears inside a reproduction that replays two sequences. */
-export const RESET_ACTION: Action = { id: GameAction.RESET };
