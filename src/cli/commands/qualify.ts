@@ -29,18 +29,20 @@ Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input.`;
 
 const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 2 : 0)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(0)}k` : String(Math.round(n)));
 
-function cell(o: RegimeOutcome | null): string {
+/** One regime's cell: status and steps, the wins of a random regime, the findings of the others. */
+function cell(o: RegimeOutcome | null, random = false): string {
   if (!o) return '-';
   if (o.status === 'skipped') return 'skipped';
-  const wins = o.wins ? ` ${o.wins} won` : '';
-  const findings = o.status !== 'pass' && !o.wins ? ` ${o.findings} finding${o.findings === 1 ? '' : 's'}` : '';
+  const wins = random && o.wins ? ` ${o.wins} won` : '';
+  const findings = o.status !== 'pass' && !wins ? ` ${o.findings} finding${o.findings === 1 ? '' : 's'}` : '';
   return `${o.status} ${fmt(o.steps)}${wins}${findings}`;
 }
 
 /** The table per level and regime, the findings with their reproductions, the verdict. */
 export function describe(r: QualifyResult, title: string): string {
   const rows = [['level', 'random1', 'random2', 'fuzz', 'playback']];
-  for (const l of r.levels) rows.push([`${l.level}${l.tutorial ? ' tutorial' : ''}`, cell(l.regimes.random1), cell(l.regimes.random2), cell(l.regimes.fuzz), cell(l.regimes.playback)]);
+  // Each cell: status, then steps played (playback: steps replayed).
+  for (const l of r.levels) rows.push([`${l.level}${l.tutorial ? ' tutorial' : ''}`, cell(l.regimes.random1, true), cell(l.regimes.random2, true), cell(l.regimes.fuzz), cell(l.regimes.playback)]);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   const lines = [`${r.game} (${title}): seed ${r.seed}, steps x${r.stepsScale}, policy ${r.policy}, ${r.workers} worker(s)`, ''];
   for (const row of rows) lines.push(row.map((text, c) => text.padEnd(widths[c])).join('  ').trimEnd());
