@@ -14,7 +14,7 @@ import { SUITE } from '../games/index.js';
 import { benchEngine, type EngineResult } from './engine.js';
 import { benchExplorer, type ExplorerBench } from './explorer.js';
 import { benchWalks, type WalksBench } from './walks.js';
-import { benchSolver, type SolverBench } from './solver.js';
+import { benchSolver, type SolverBench, type SolverCase } from './solver.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,8 +35,12 @@ if (values.help) {
 
 const quick = values.quick === true;
 const cfg = quick
-  ? { reps: 3, pairs: 20_000, maxNodes: 50_000, naiveNodes: 10_000, walkSteps: 300_000, solverSizes: [10_000, 100_000] }
-  : { reps: 5, pairs: 200_000, maxNodes: 1_000_000, naiveNodes: 100_000, walkSteps: 3_000_000, solverSizes: [10_000, 100_000, 1_000_000] };
+  ? { reps: 3, pairs: 20_000, maxNodes: 50_000, naiveNodes: 10_000, walkSteps: 300_000 }
+  : { reps: 5, pairs: 200_000, maxNodes: 1_000_000, naiveNodes: 100_000, walkSteps: 3_000_000 };
+/** Complete graphs of about 10^4, 10^5 and 10^6 states (the last partial: bounds). */
+const solverCases: SolverCase[] = quick
+  ? [{ game: 'rt42', level: 2 }, { game: 'rt42', level: 6 }]
+  : [{ game: 'rt42', level: 2 }, { game: 'rt42', level: 6 }, { game: 'cm16', level: 5 }, { game: 'bx19', level: 2, maxNodes: 1_000_000 }];
 const all = availableParallelism();
 const workerCounts = [...new Set([1, 2, all])];
 const [benchGame, benchLevelText] = values.level!.split(':');
@@ -58,7 +62,7 @@ const explorer: ExplorerBench = await benchExplorer(loaded, benchLevel, cfg.maxN
 log('random walks');
 const walks: WalksBench = await benchWalks(loaded, benchLevel, cfg.walkSteps, [...new Set([1, all])], cfg.reps);
 log('solver');
-const solver: SolverBench = await benchSolver(loaded, benchLevel, cfg.solverSizes, all, quick ? 1 : 3);
+const solver: SolverBench = await benchSolver(solverCases, all, quick ? 1 : 3);
 let huge: { states: number; seconds: number; bytesPerState: number; rssMB: number; transitionsPerSecond: number } | undefined;
 if (values.huge) {
   log(`huge: ${values.huge} states`);
@@ -79,7 +83,7 @@ const results = {
   date: started.toISOString(),
   mode: quick ? 'quick' : 'full',
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, availableParallelism: all, memoryGB: totalmem() / 2 ** 30, platform: platform(), release: release(), node: process.version },
-  config: cfg,
+  config: { ...cfg, solverCases },
   engine,
   explorer,
   walks,
@@ -111,7 +115,7 @@ for (const w of explorer.workers) {
   rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${(w.transitions.median / one.transitions.median).toFixed(2)}x 1 worker, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
 }
 for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.workers[0].stepsPerSecond.median).toFixed(2)}x 1 worker`]);
-for (const s of solver.sizes) rows.push([`solver, ${fmt(s.states)} states (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
+for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
 if (huge) rows.push([`huge run: ${fmt(huge.states)} states`, `${huge.seconds.toFixed(0)} s, ${fmt(huge.transitionsPerSecond)} transitions/s`, `${huge.bytesPerState.toFixed(0)} B/state, RSS ${huge.rssMB.toFixed(0)} MB`]);
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r: string[]): string => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
