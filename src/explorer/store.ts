@@ -14,13 +14,17 @@ function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a:
 /**
  * The explorer's compact store: nodes keyed by 64-bit fingerprint in an open-addressing table of
  * node ids, per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
- * arrays appended as nodes are expanded in id order. About 30 bytes a node plus 9 an edge.
+ * arrays appended as nodes are expanded in id order. About 35 bytes a node plus 9 an edge.
  */
 export class Store {
   nodeCount = 0;
   edgeCount = 0;
-  /** Slot -> node id + 1 (0 = empty); linear probing on the fingerprint's low bits. */
-  private table = new Int32Array(1 << 12);
+  /**
+   * Open addressing on the fingerprint's low bits, linear probing. Slot s holds node id + 1
+   * (0 = empty) at 2s and the fingerprint's high half at 2s+1: a probe reads one cache line and
+   * touches the node arrays only when the high halves agree.
+   */
+  private table = new Uint32Array(2 << 12);
   private mask = (1 << 12) - 1;
   fpLo = new Uint32Array(1024);
   fpHi = new Uint32Array(1024);
@@ -37,11 +41,11 @@ export class Store {
 
   /** The node with this fingerprint, or -1. */
   find(lo: number, hi: number): number {
-    const { table, mask, fpLo, fpHi } = this;
+    const { table, mask, fpLo } = this;
     for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
-      const id = table[slot] - 1;
-      if (id < 0) return -1;
-      if (fpLo[id] === lo && fpHi[id] === hi) return id;
+      const entry = table[2 * slot];
+      if (entry === 0) return -1;
+      if (table[2 * slot + 1] === hi && fpLo[entry - 1] === lo) return entry - 1;
     }
   }
 
@@ -55,7 +59,7 @@ export class Store {
     this.parent[id] = parent;
     this.parentAction[id] = parentAction;
     this.flags[id] = flags;
-    if (this.nodeCount * 10 > this.table.length * 7) this.rehash();
+    if (this.nodeCount * 20 > this.table.length * 7) this.rehash();
     else this.place(id);
     return id;
   }
@@ -114,13 +118,15 @@ export class Store {
   private place(id: number): void {
     const { table, mask } = this;
     let slot = this.fpLo[id] & mask;
-    while (table[slot] !== 0) slot = (slot + 1) & mask;
-    table[slot] = id + 1;
+    while (table[2 * slot] !== 0) slot = (slot + 1) & mask;
+    table[2 * slot] = id + 1;
+    table[2 * slot + 1] = this.fpHi[id];
   }
 
+  /** Doubles the table when it is 70% full. */
   private rehash(): void {
-    this.table = new Int32Array(this.table.length * 2);
-    this.mask = this.table.length - 1;
+    this.table = new Uint32Array(this.table.length * 2);
+    this.mask = this.table.length / 2 - 1;
     for (let id = 0; id < this.nodeCount; id++) this.place(id);
   }
 
