@@ -27,13 +27,13 @@ describe('Store', () => {
 
   it('lays out edges in CSR form, empty ranges for nodes never expanded', () => {
     const store = new Store();
-    for (let i = 0; i < 5000; i++) store.add(i, i * 3, 0, i - 1, 1, 0);
-    for (let u = 0; u < 5000; u += 2) {
+    for (let i = 0; i < 20_000; i++) store.add(i, i * 3, 0, i - 1, 1, 0);
+    for (let u = 0; u < 20_000; u += 2) {
       store.beginEdges(u);
-      for (let k = 0; k < (u % 5) + 1; k++) store.addEdge((u + k) % 5000, 1 << (k + 1), 0, k + 1);
+      for (let k = 0; k < (u % 5) + 1; k++) store.addEdge((u + k) % 20_000, 1 << (k + 1), 0, k + 1);
     }
     const g = store.graph([1, 2, 3, 4, 5]);
-    for (let u = 0; u < 5000; u++) {
+    for (let u = 0; u < 20_000; u++) {
       const count = g.edgeStart[u + 1] - g.edgeStart[u];
       expect(count).toBe(u % 2 === 0 ? (u % 5) + 1 : 0);
       if (count) expect(g.edgeTarget[g.edgeStart[u]]).toBe(u);
