@@ -37,13 +37,15 @@ figcaption { font-weight: bold; margin-bottom: 4px; }
 code { font-size: 12px; }
 `;
 
+const QUALIFICATION_CLASS = { pass: 'pass', fail: 'fail', warn: 'inconclusive', skipped: 'none' } as const;
+
 function table(game: GameReport, r: SweepReport): string {
   const head = `<thead><tr>${SUMMARY_HEADERS.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>`;
   const verdictColumn = SUMMARY_HEADERS.indexOf('Verdict');
   const qualificationColumn = SUMMARY_HEADERS.indexOf('Qualification');
   const rows = summaryRows(game, r.regressions).map((row) => {
     const cells = row.cells.map((text, i) => {
-      const cls = i === verdictColumn ? row.verdictClass : i === qualificationColumn ? (row.qualification === 'fail' ? 'fail' : row.qualification === 'pass' ? 'pass' : 'none') : i === row.cells.length - 1 ? row.outcome : '';
+      const cls = i === verdictColumn ? row.verdictClass : i === qualificationColumn ? QUALIFICATION_CLASS[row.qualification ?? 'skipped'] : i === row.cells.length - 1 ? row.outcome : '';
       return `<td${cls ? ` class="${cls}"` : ''}>${esc(text)}</td>`;
     });
     return `<tr class="level-row${row.regressions.length > 0 ? ' regression' : ''}">${cells.join('')}</tr>`;
@@ -68,7 +70,7 @@ function levelFigure(game: GameReport, level: LevelReport, pictures: Pictures): 
 
 function gameSection(game: GameReport, r: SweepReport, pictures: Pictures): string {
   const out = [`<section class="game" id="game-${esc(game.game)}">`, `<h2>${esc(game.game)}: ${esc(game.title)} <span class="badge ${game.outcome}">${game.outcome.toUpperCase()}</span></h2>`];
-  out.push(`<p>Source <code>${esc(game.source)}</code>, ${game.levelCount} levels (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.</p>`);
+  out.push(`<p>Source <code>${esc(game.source)}</code>, ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.</p>`);
   if (game.error) out.push(`<p class="fail">Error: ${esc(game.error)}</p>`);
   if (game.levels.length > 0) out.push(table(game, r));
   for (const level of game.levels.filter((l) => l.crash)) {
@@ -78,7 +80,7 @@ function gameSection(game: GameReport, r: SweepReport, pictures: Pictures): stri
   if (q) {
     out.push(`<p>Qualification <span class="badge ${q.passed ? 'pass' : 'fail'}">${q.passed ? 'passed' : 'failed'}</span> (seed ${q.seed}, steps scale ${q.stepsScale}, ${q.seconds.toFixed(1)} s)</p>`);
     if (q.findings.length > 0) {
-      out.push(`<ul class="findings">${q.findings.map((f) => `<li>${esc(`${f.regime} / ${f.check}, level ${f.level}: ${f.message}`)}${f.reproduction ? ` <code>${esc(f.reproduction)}</code>` : ''}</li>`).join('')}</ul>`);
+      out.push(`<ul class="findings">${q.findings.map((f) => `<li class="${f.severity === 'warn' ? 'inconclusive' : 'fail'}">${esc(`${f.severity.toUpperCase()} ${f.regime} / ${f.check}, level ${f.level}: ${f.message}`)}${f.reproduction ? ` <code>${esc(f.reproduction)}</code>` : ''}</li>`).join('')}</ul>`);
     }
   }
   out.push(`<div class="levels">${game.levels.map((l) => levelFigure(game, l, pictures)).join('')}</div>`, '</section>');
@@ -95,7 +97,7 @@ export function renderHtml(r: SweepReport, pictures: Pictures): string {
   if (r.regressions.length > 0) {
     body.push(`<div class="regressions"><h2>Regressions against ${esc(r.baseline?.path ?? 'the baseline')}</h2><ul>${r.regressions.map((g) => `<li>${esc(`${g.kind}: ${g.message}`)}</li>`).join('')}</ul></div>`);
   }
-  body.push(`<div class="legend-box"><h3>Legend of the graph pictures</h3>${legendSvg()}</div>`);
+  body.push(`<p class="legend-box">Graph pictures: ${legendSvg()}</p>`);
   for (const game of r.games) body.push(gameSection(game, r, pictures));
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>arcgraph sweep ${esc(r.startedAt)}</title><style>${STYLE}</style></head>\n<body>\n${body.join('\n')}\n</body></html>\n`;
 }

@@ -25,7 +25,7 @@ export function gameTable(game: GameReport, r: SweepReport): string[] {
 
 function gameSection(game: GameReport, r: SweepReport): string[] {
   const lines = [`## ${game.game}: ${game.title} (${game.outcome.toUpperCase()})`, ''];
-  lines.push(`Source \`${game.source}\`, ${game.levelCount} levels (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
+  lines.push(`Source \`${game.source}\`, ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
   if (game.error) lines.push(`**Error:** ${game.error}`, '');
   if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
   for (const level of game.levels.filter((l) => l.crash)) {
@@ -34,7 +34,7 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   const q = game.qualification;
   if (q) {
     lines.push(`Qualification ${q.passed ? 'passed' : '**failed**'} (seed ${q.seed}, steps scale ${q.stepsScale}, ${q.seconds.toFixed(1)} s)${q.findings.length > 0 ? ':' : '.'}`);
-    for (const f of q.findings) lines.push(`- ${f.regime} / ${f.check}, level ${f.level}: ${f.message}${f.reproduction ? ` (reproduce: \`${f.reproduction}\`)` : ''}`);
+    for (const f of q.findings) lines.push(`- ${f.severity.toUpperCase()} ${f.regime} / ${f.check}, level ${f.level}: ${f.message}${f.reproduction ? ` (reproduce: \`${f.reproduction}\`)` : ''}`);
     lines.push('');
   }
   return lines;

@@ -71,7 +71,8 @@ export function summaryRows(game: GameReport, regressions: readonly Regression[]
       level.explore ? grouped(level.explore.nodes) : '—',
       formatExplored(level),
       formatShortest(level),
-      a ? `${grouped(a.deadEnds.count)}${level.explore?.fullyExplored ? '' : ' (certain)'}` : '—',
+      // on a partial graph only the certain dead ends are counted
+      a ? `${level.explore?.fullyExplored ? '' : '≥ '}${grouped(a.deadEnds.count)}` : '—',
       formatPWin(level),
       formatVerdict(level),
       level.qualification ?? '—',

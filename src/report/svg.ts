@@ -70,17 +70,24 @@ export function graphSvg(picture: GraphPicture, title: string, width = picture.n
   );
 }
 
-/** Legend for the graph pictures (drawn once per report). */
+/** Legend for the graph pictures (drawn once per report), in one row. */
 export function legendSvg(): string {
-  const kinds = (Object.keys(KIND_STYLE) as PictureKind[]).reverse();
-  const rows = kinds.map((kind, i) => {
+  const items: string[] = [];
+  let x = 4;
+  const label = (text: string): void => {
+    items.push(`<text x="${x + 14}" y="16">${escapeXml(text)}</text>`);
+    x += 14 + text.length * 6.5 + 16;
+  };
+  for (const kind of (Object.keys(KIND_STYLE) as PictureKind[]).reverse()) {
     const s = KIND_STYLE[kind];
-    return `<circle cx="10" cy="${12 + i * 18}" r="5" fill="${s.fill}"${s.stroke ? ` stroke="${s.stroke}"` : ''}/><text x="22" y="${16 + i * 18}">${escapeXml(s.label)}</text>`;
-  });
-  const y = 12 + kinds.length * 18;
-  rows.push(`<line x1="2" y1="${y}" x2="18" y2="${y}" stroke="${CYCLE_EDGE}" stroke-width="2"/><text x="22" y="${y + 4}">move inside a cycle</text>`);
-  rows.push(`<line x1="2" y1="${y + 18}" x2="18" y2="${y + 18}" stroke="${EDGE}" stroke-width="2"/><text x="22" y="${y + 22}">other move</text>`);
-  return `<svg class="legend" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 ${y + 30}" width="240" font-size="12" role="img"><title>legend</title>${rows.join('')}</svg>`;
+    items.push(`<circle cx="${x + 5}" cy="12" r="5" fill="${s.fill}"${s.stroke ? ` stroke="${s.stroke}"` : ''}/>`);
+    label(s.label);
+  }
+  for (const [colour, text] of [[CYCLE_EDGE, 'move inside a cycle'], [EDGE, 'other move']]) {
+    items.push(`<line x1="${x}" y1="12" x2="${x + 10}" y2="12" stroke="${colour}" stroke-width="2"/>`);
+    label(text);
+  }
+  return `<svg class="legend" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${Math.ceil(x)} 24" width="${Math.ceil(x)}" height="24" font-size="12" role="img"><title>legend</title>${items.join('')}</svg>`;
 }
 
 /** States per BFS depth as a bar chart, for levels too big for a graph picture. */

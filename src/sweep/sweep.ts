@@ -3,11 +3,12 @@
  * qualified; the reports are rewritten after every finished game, so an interrupted sweep leaves
  * complete reports of the games it finished.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../analysis/analyze.js';
 import type { Policy } from '../analysis/policy.js';
 import { DEFAULT_THRESHOLD } from '../analysis/verdict.js';
-import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
+import { InputError, loadGame, PACKAGE_ROOT, type LoadedGame } from '../engine/loader.js';
 import { exploreGraph, GameCrash } from '../explorer/explore.js';
 import { defaultWorkers } from '../parallel/pool.js';
 import { baselineGame, gameRegressions, previousLevel } from '../report/baseline.js';
@@ -22,7 +23,8 @@ import { gameOutcome, levelOutcome } from './outcome.js';
 import { analysisNumbers, exploreNumbers, qualificationReport } from './project.js';
 import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
 
-export const VERSION = '0.1.0';
+/** The version of arcgraph that wrote a report. */
+const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version;
 
 export type SweepEvent =
   | { kind: 'level'; game: string; level: LevelReport }
