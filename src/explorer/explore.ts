@@ -119,7 +119,9 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
 
   const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? defaultWorkers()) : 1);
   const expander = options.expander ?? (module && workers > 0 ? poolExpander(workers) : inlineExpander(game));
-  const targetSteps = options.batchSteps ?? 16_384;
+  // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
+  // of a task is then noise, and a batch still takes only tens of milliseconds.
+  const targetSteps = options.batchSteps ?? 32_768;
   let stepsPerState = Math.max(1, game.actions.length);
   let steps = 0;
   let expandedCount = 0;
