@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GameAction, type Action } from '../../src/engine/actions.js';
 import { validateGame } from '../../src/engine/game.js';
 import game, { BOARDS, HISTORY, SUNK, type Bx19State } from './index.js';
+import { winningActions } from './solver.js';
 
 const UP = { id: GameAction.ACTION1 };
 const DOWN = { id: GameAction.ACTION2 };
@@ -15,33 +16,6 @@ const play = (level: number, actions: Action[], from = game.init(level)): Bx19St
 const cell = (level: number, x: number, y: number): number => y * BOARDS[level - 1].w + x;
 const key = (s: Bx19State): string => Buffer.from(game.encode(s)).toString('latin1');
 const board = (s: Bx19State): string => `${s.player}|${s.blocks.join('.')}|${s.filled}`;
-
-/** Shortest push solution over boards only (no budget, no history): the puzzle itself. */
-function solveBoard(level: number): Action[] | undefined {
-  const fresh = (s: Bx19State): Bx19State => ({ ...s, used: 0, history: new Uint8Array(0) });
-  const root = game.init(level);
-  const parent = new Map<string, [string, Action] | null>([[board(root), null]]);
-  let frontier = [root];
-  while (frontier.length) {
-    const next: Bx19State[] = [];
-    for (const s of frontier) {
-      for (const a of MOVES) {
-        const t = game.step(fresh(s), a);
-        const k = board(t);
-        if (parent.has(k)) continue;
-        parent.set(k, [board(s), a]);
-        if (game.status(t) === 'won') {
-          const path: Action[] = [];
-          for (let p = k; parent.get(p); p = parent.get(p)![0]) path.push(parent.get(p)![1]);
-          return path.reverse();
-        }
-        next.push(t);
-      }
-    }
-    frontier = next;
-  }
-  return undefined;
-}
 
 function randomStates(count: number): Bx19State[] {
   let seed = 11;
@@ -225,7 +199,7 @@ describe('bx19 levels', () => {
   });
 
   it.each([1, 2, 3, 4, 5, 6])('level %i has a push solution that wins within its budget', (level) => {
-    const solution = solveBoard(level);
+    const solution = winningActions(level);
     expect(solution).toBeDefined();
     const end = play(level, solution!);
     expect(game.status(end)).toBe('won');
