@@ -12,6 +12,8 @@ export function levelOutcome(level: {
   analysis: AnalysisNumbers | null;
   crash: { actions: string[]; reason: string } | null;
   qualification: RegimeStatus | null;
+  /** What qualification found wrong with this level, one line each. */
+  qualificationFailures?: readonly string[];
 }): { outcome: Outcome; reasons: string[] } {
   const reasons: string[] = [];
   const { analysis } = level;
@@ -19,7 +21,7 @@ export function levelOutcome(level: {
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     reasons.push(`a random policy wins with probability ${analysis.pWin.method === 'exact' ? show(analysis.pWin.lower) : `>= ${show(analysis.pWin.lower)}`}, not below ${analysis.threshold}`);
   }
-  if (level.qualification === 'fail') reasons.push('qualification failed');
+  if (level.qualification === 'fail') reasons.push(`qualification failed${level.qualificationFailures?.length ? `: ${level.qualificationFailures.join('; ')}` : ''}`);
   if (reasons.length > 0) return { outcome: 'fail', reasons };
   if (analysis && analysis.verdict === 'inconclusive' && !level.tutorial) {
     return { outcome: 'inconclusive', reasons: [analysis.hint ?? `p in [${show(analysis.pWin.lower)}, ${show(analysis.pWin.upper)}] straddles ${analysis.threshold}`] };

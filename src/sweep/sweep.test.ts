@@ -54,7 +54,7 @@ describe('sweep outcomes', () => {
     const { report } = await run(['ruin'], { threshold: 0.9, qualifier: stubQualifier({ fail: { ruin: [2] } }) });
     const outcomes = report.games[0].levels.map((l) => l.outcome);
     expect(outcomes).toEqual(['pass', 'fail', 'pass', 'pass', 'pass', 'pass']);
-    expect(report.games[0].levels[1].reasons).toEqual(['qualification failed']);
+    expect(report.games[0].levels[1].reasons).toEqual(['qualification failed: random1 random-win: random play won level 2']);
     expect(report.games[0].qualification!.findings).toHaveLength(1);
     expect(report.passed).toBe(false);
   });

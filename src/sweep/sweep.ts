@@ -169,7 +169,8 @@ async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, befor
     report.qualification = qualificationReport(q);
     for (const level of report.levels) {
       level.qualification = levelQualification(q, level.level);
-      Object.assign(level, levelOutcome(level));
+      const failures = q.findings.filter((f) => f.level === level.level && f.severity === 'fail').map((f) => `${f.regime} ${f.check}: ${f.message}`);
+      Object.assign(level, levelOutcome({ ...level, qualificationFailures: failures }));
     }
   } catch (err) {
     if (err instanceof Interrupted) return null;
