@@ -77,6 +77,17 @@ describe('random play', () => {
     expect(strip(other as never)).not.toEqual(strip(runs[0] as never));
   });
 
+  it('leaves the attempt the budget ends in out of the statistics', async () => {
+    const loaded = await loadGame(fixture('ruin'));
+    const r = await randomPlay(loaded, { level: 6, steps: 1_000, workers: 1 });
+    expect(r.steps).toBe(1_000);
+    expect(r.unfinished + r.cutOff).toBeLessThanOrEqual(1);
+    expect(r.wins + r.losses + r.cutOff).toBe(r.episodes);
+    // the same budget split differently gives the same finished attempts as a prefix
+    const longer = await randomPlay(loaded, { level: 6, steps: 5_000, workers: 2 });
+    expect(longer.episodes).toBeGreaterThanOrEqual(r.episodes);
+  });
+
   it('counts attempts cut off by the per-attempt limit as wins for the upper bound only', async () => {
     const loaded = await loadGame(fixture('maze'));
     const r = await randomPlay(loaded, { level: 1, steps: 20_000, workers: 1, maxAttemptSteps: 1000 });

@@ -26,11 +26,13 @@ export interface RandomResult {
   level: number;
   policy: Policy;
   seed: number;
-  /** Attempts played within the step budget (the last may be cut off by the budget). */
+  /** Attempts finished within the step budget: won, lost, or cut off by the per-attempt limit. */
   episodes: number;
   wins: number;
   losses: number;
   cutOff: number;
+  /** 1 when the budget ran out during an attempt (left out of the statistics), else 0. */
+  unfinished: number;
   steps: number;
   winRate: number;
   /** One-sided 95% Clopper-Pearson bounds; cut-off attempts count as wins for the upper one. */
@@ -72,6 +74,7 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   let wins = 0;
   let losses = 0;
   let cutOff = 0;
+  let unfinished = 0;
   let firstWin: number | undefined;
   let nextEpisode = 0;
   let perTask = 16;
@@ -86,10 +89,16 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
       let taskSteps = 0;
       for (let i = 0; i < r.steps.length && used < budget; i++) {
         const left = budget - used;
-        const end = r.steps[i] <= left ? r.end[i] : WalkEnd.CUT;
         const taken = Math.min(r.steps[i], left);
         used += taken;
         taskSteps += taken;
+        // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
+        // it is left out of the statistics (its end is unknown, not a possible win).
+        if (r.steps[i] > left) {
+          unfinished = 1;
+          break;
+        }
+        const end = r.end[i];
         if (end === WalkEnd.WON) {
           wins++;
           firstWin ??= episodes;
@@ -118,6 +127,7 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
     wins,
     losses,
     cutOff,
+    unfinished,
     steps: used,
     winRate: episodes ? wins / episodes : 0,
     lower,
