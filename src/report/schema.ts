@@ -19,6 +19,24 @@ export interface Budget {
   seconds: number;
   /** Qualification regimes run this fraction of their step counts (1 = the paper's 50,000 / 1,000,000). */
   stepsScale: number;
+  /** Random steps played to settle a non-tutorial level the graph leaves inconclusive (0: never). */
+  randomSteps: number;
+}
+
+/** Monte Carlo attempts that settle a level the graph's bounds leave inconclusive (see `arcgraph random`). */
+export interface MonteCarloNumbers {
+  policy: Policy;
+  seed: number;
+  steps: number;
+  /** Finished attempts: won, lost, or cut off by the per-attempt limit. */
+  episodes: number;
+  wins: number;
+  cutOff: number;
+  /** One-sided 95% Clopper-Pearson bounds; cut-off attempts count as wins for the upper one. */
+  lower: number;
+  upper: number;
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  seconds: number;
 }
 
 /** What `arcgraph explore --json` prints about the graph (the explorer's ExploreResult). */
@@ -107,6 +125,8 @@ export interface LevelReport {
   /** Null when the level crashed before the exploration finished. */
   explore: ExploreNumbers | null;
   analysis: AnalysisNumbers | null;
+  /** Random play run because the graph's bounds were inconclusive; null when it was not needed. */
+  monteCarlo: MonteCarloNumbers | null;
   /** A game step threw: the action sequence from the level's reset state that reproduces it. */
   crash: { actions: string[]; reason: string } | null;
   /** The level's worst qualification regime; null when qualification did not run. */
@@ -220,11 +240,25 @@ const qualificationSchema = obj({
   findings: arr(obj({ regime: str, check: str, level: count, severity: oneOf('fail', 'warn'), message: str, actions: arr(str), reproduction: nullable(str) })),
 });
 
+const monteCarloSchema = obj({
+  policy: oneOf('available', 'reference'),
+  seed: count,
+  steps: count,
+  episodes: count,
+  wins: count,
+  cutOff: count,
+  lower: probability,
+  upper: probability,
+  verdict: oneOf('pass', 'fail', 'inconclusive'),
+  seconds: num({ min: 0 }),
+});
+
 const levelSchema = obj({
   level: int({ min: 1 }),
   tutorial: bool,
   explore: nullable(exploreSchema),
   analysis: nullable(analysisSchema),
+  monteCarlo: nullable(monteCarloSchema),
   crash: nullable(obj({ actions: arr(str), reason: str })),
   qualification: nullable(regimeStatus),
   outcome,
@@ -255,7 +289,7 @@ export const REPORT_SCHEMA: Schema = obj({
   status: oneOf('running', 'complete', 'interrupted'),
   settings: obj({
     games: arr(str),
-    budget: obj({ nodes: int({ min: 1 }), seconds: num({ min: 0 }), stepsScale: num({ min: 0 }) }),
+    budget: obj({ nodes: int({ min: 1 }), seconds: num({ min: 0 }), stepsScale: num({ min: 0 }), randomSteps: count }),
     workers: int({ min: 1 }),
     policy: oneOf('available', 'reference'),
     threshold: num({ min: 0, max: 1 }),

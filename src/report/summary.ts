@@ -26,7 +26,9 @@ export function formatPWin(level: LevelReport): string {
     const fraction = p.length + q.length <= 14 ? `${p}/${q}` : formatProbability(pWin.lower);
     return `${fraction} (1 in ${odds === null ? '∞' : oneIn(odds)}, exact)`;
   }
-  return `[${formatProbability(pWin.lower)}, ${formatProbability(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
+  const bounds = `[${formatProbability(pWin.lower)}, ${formatProbability(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
+  const mc = level.monteCarlo;
+  return mc ? `${bounds}; random play: ${mc.wins} wins in ${grouped(mc.episodes)} attempts, p < ${formatProbability(mc.upper)} (95%)` : bounds;
 }
 
 export function formatShortest(level: LevelReport): string {
@@ -50,7 +52,8 @@ function formatVerdict(level: LevelReport): string {
   if (level.crash) return 'crash';
   const a = level.analysis;
   if (!a) return '—';
-  return level.tutorial ? `${a.verdict} (tutorial, exempt)` : a.verdict;
+  if (level.tutorial) return `${a.verdict} (tutorial, exempt)`;
+  return level.monteCarlo ? `${level.monteCarlo.verdict} (random play)` : a.verdict;
 }
 
 export interface SummaryRow {
@@ -78,7 +81,7 @@ export function summaryRows(game: GameReport, regressions: readonly Regression[]
       level.qualification ?? '—',
       level.outcome + (mine.length > 0 ? ` ▲ REGRESSION: ${mine.map((r) => r.kind).join(', ')}` : ''),
     ];
-    const verdictClass = level.crash ? 'crash' : !a ? 'none' : level.tutorial ? 'exempt' : a.verdict;
+    const verdictClass = level.crash ? 'crash' : !a ? 'none' : level.tutorial ? 'exempt' : (level.monteCarlo?.verdict ?? a.verdict);
     return { cells, outcome: level.outcome, verdictClass, qualification: level.qualification, regressions: mine };
   });
 }

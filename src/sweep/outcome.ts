@@ -1,15 +1,17 @@
 /** How a level's findings add up to one outcome, and the levels' outcomes to a game's. */
-import type { AnalysisNumbers, LevelReport, Outcome, QualificationReport } from '../report/schema.js';
+import type { AnalysisNumbers, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/schema.js';
 import { formatProbability as show } from '../report/summary.js';
 import type { RegimeStatus } from './qualification.js';
 
 /**
  * A level fails on a crash, on a failed random-win verdict (tutorial levels are exempt) or on a
  * failed qualification; it is inconclusive when the bounds straddle the threshold; else it passes.
+ * When the graph's bounds are inconclusive, Monte Carlo attempts (95% confidence) decide.
  */
 export function levelOutcome(level: {
   tutorial: boolean;
   analysis: AnalysisNumbers | null;
+  monteCarlo?: MonteCarloNumbers | null;
   crash: { actions: string[]; reason: string } | null;
   qualification: RegimeStatus | null;
   /** What qualification found wrong with this level, one line each. */
@@ -21,8 +23,12 @@ export function levelOutcome(level: {
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     reasons.push(`a random policy wins with probability ${analysis.pWin.method === 'exact' ? show(analysis.pWin.lower) : `>= ${show(analysis.pWin.lower)}`}, not below ${analysis.threshold}`);
   }
+  const mc = analysis?.verdict === 'inconclusive' && !level.tutorial ? level.monteCarlo : null;
+  if (mc?.verdict === 'fail') reasons.push(`random play won ${mc.wins} of ${mc.episodes} attempts: p >= ${show(mc.lower)} at 95% confidence, not below ${analysis!.threshold}`);
   if (level.qualification === 'fail') reasons.push(`qualification failed${level.qualificationFailures?.length ? `: ${level.qualificationFailures.join('; ')}` : ''}`);
   if (reasons.length > 0) return { outcome: 'fail', reasons };
+  if (mc?.verdict === 'pass') return { outcome: 'pass', reasons };
+  if (mc) return { outcome: 'inconclusive', reasons: [`graph bounds [${show(analysis!.pWin.lower)}, ${show(analysis!.pWin.upper)}] and random play (${mc.wins} wins in ${mc.episodes} attempts, p in [${show(mc.lower)}, ${show(mc.upper)}]) both straddle ${analysis!.threshold}: explore further or play more random steps`] };
   if (analysis && analysis.verdict === 'inconclusive' && !level.tutorial) {
     return { outcome: 'inconclusive', reasons: [analysis.hint ?? `p in [${show(analysis.pWin.lower)}, ${show(analysis.pWin.upper)}] straddles ${analysis.threshold}`] };
   }

@@ -4,7 +4,8 @@
  */
 import type { Analysis } from '../analysis/analyze.js';
 import type { ExploreResult } from '../explorer/explore.js';
-import type { AnalysisNumbers, ExploreNumbers, QualificationReport, RegimeReport } from '../report/schema.js';
+import type { RandomResult } from '../random/random.js';
+import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RegimeReport } from '../report/schema.js';
 import type { QualifyResult, RegimeOutcome } from './qualification.js';
 
 /** JSON has no Infinity: a probability of 0 is "1 in null". */
@@ -29,6 +30,21 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
     transitionsPerSecond: r.transitionsPerSecond,
     storeBytes: r.storeBytes,
     bytesPerState: r.bytesPerState,
+  };
+}
+
+export function monteCarloNumbers(r: RandomResult): MonteCarloNumbers {
+  return {
+    policy: r.policy,
+    seed: r.seed,
+    steps: r.steps,
+    episodes: r.episodes,
+    wins: r.wins,
+    cutOff: r.cutOff,
+    lower: r.lower,
+    upper: r.upper,
+    verdict: r.verdict,
+    seconds: r.seconds,
   };
 }
 

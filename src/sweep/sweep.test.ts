@@ -9,6 +9,7 @@ import { parseReport, type SweepReport } from '../report/schema.js';
 import { parseBudget } from './budget.js';
 import { sweep, type SweepOptions } from './sweep.js';
 import { stubQualifier } from './testing.js';
+import { clopperPearson } from '../random/bounds.js';
 
 const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-'));
@@ -60,7 +61,7 @@ describe('sweep outcomes', () => {
   });
 
   it('bounds the probability of a level explored partially and calls it inconclusive when the bounds straddle the threshold', async () => {
-    const { report } = await run(['ruin'], { threshold: 0.3, budget: { nodes: 8 } });
+    const { report } = await run(['ruin'], { threshold: 0.3, budget: { nodes: 8, randomSteps: 0 } });
     for (const [i, { n, start }] of RUIN_LEVELS.entries()) {
       const level = report.games[0].levels[i];
       const p = start / n;
@@ -74,6 +75,28 @@ describe('sweep outcomes', () => {
       expect(level.outcome).toBe(lower >= 0.3 ? 'fail' : upper < 0.3 ? 'pass' : 'inconclusive');
     }
     expect(report.games[0].levels.some((l) => l.outcome === 'inconclusive')).toBe(true);
+  });
+
+  it('settles levels the graph leaves inconclusive with random play, whose bounds hold the exact value', async () => {
+    const { report, out } = await run(['ruin'], { threshold: 0.3, budget: { nodes: 8, randomSteps: 200_000 } });
+    let settled = 0;
+    for (const [i, { n, start }] of RUIN_LEVELS.entries()) {
+      const level = report.games[0].levels[i];
+      const mc = level.monteCarlo;
+      if (level.analysis!.verdict !== 'inconclusive') {
+        expect(mc).toBeNull();
+        continue;
+      }
+      expect(mc).not.toBeNull();
+      expect(mc!.steps).toBe(200_000);
+      const p = start / n;
+      expect(clopperPearson(mc!.wins, mc!.episodes, 0.0005).lower).toBeLessThanOrEqual(p);
+      expect(clopperPearson(mc!.wins + mc!.cutOff, mc!.episodes, 0.0005).upper).toBeGreaterThanOrEqual(p);
+      expect(level.outcome).toBe(mc!.verdict);
+      if (mc!.verdict !== 'inconclusive') settled++;
+    }
+    expect(settled).toBeGreaterThan(0);
+    expect(parseReport(readFileSync(join(out, 'report.json'), 'utf8')).games[0].levels.map((l) => l.outcome)).toEqual(report.games[0].levels.map((l) => l.outcome));
   });
 
   it('records a crash with an action sequence that reproduces it, and goes on with the next game', async () => {

@@ -20,7 +20,8 @@ import { writeReports } from '../report/write.js';
 import { SUITE } from '../../games/index.js';
 import { DEFAULT_BUDGET } from './budget.js';
 import { gameOutcome, levelOutcome } from './outcome.js';
-import { analysisNumbers, exploreNumbers, qualificationReport } from './project.js';
+import { randomPlay } from '../random/random.js';
+import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
 import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
 
 /** The version of arcgraph that wrote a report. */
@@ -93,6 +94,7 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
     tutorial,
     explore: null,
     analysis: null,
+    monteCarlo: null,
     crash: null,
     qualification: null,
     outcome: 'pass',
@@ -120,6 +122,11 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
       report.explore = exploreNumbers(result);
       const analysis = analyze(graph, { policy: ctx.policy, threshold: ctx.threshold, tutorial, baseline: game.baselineActions?.[level - 1] });
       report.analysis = analysisNumbers(analysis);
+      if (analysis.verdict === 'inconclusive' && !tutorial && ctx.budget.randomSteps > 0) {
+        const random = await randomPlay(loaded, { level, steps: ctx.budget.randomSteps, workers: ctx.workers, seed: ctx.seed, policy: ctx.policy, threshold: ctx.threshold, signal: ctx.options.signal });
+        if (ctx.options.signal?.aborted) throw new Interrupted();
+        report.monteCarlo = monteCarloNumbers(random);
+      }
       if (graph.nodeCount <= (ctx.options.pictureLimit ?? PICTURE_LIMIT)) pictures.graph = graphSvg(layoutGraph(graph, ctx.seed), `${game.id} level ${level}: state graph of ${graph.nodeCount} states`);
     } catch (err) {
       if (!(err instanceof GameCrash)) throw err;

@@ -18,9 +18,10 @@ report.html, rewritten after each finished game.
 
 Options:
   --games a,b          suite game ids or game module paths (default: the whole suite)
-  --budget SPEC        nodes=N,seconds=S,steps-scale=X (any subset): states and seconds of
-                       exploration per level, fraction of the qualification regimes' step counts
-                       (default ${formatBudget(DEFAULT_BUDGET)})
+  --budget SPEC        nodes=N,seconds=S,steps-scale=X,random-steps=N (any subset): states and
+                       seconds of exploration per level, fraction of the qualification regimes'
+                       step counts, random steps that settle a level the graph leaves
+                       inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
   --workers K          worker threads (default: all cores)
   --out DIR            report folder (default: reports/<start time>)
   --baseline FILE      an earlier report.json: regressions against it are flagged
