@@ -4,7 +4,7 @@ import { collisionProbability, fingerprintInto, initIdentity } from '../engine/i
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
 import { Outcome, type ExpandResult } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { defaultWorkers } from '../parallel/pool.js';
+import { defaultWorkers, inOrder } from '../parallel/pool.js';
 import { FrontierQueue } from './frontier.js';
 import { NodeFlag, type StateGraph } from './graph.js';
 import { measureGraph, type GraphMeasures } from './measures.js';
@@ -183,7 +183,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
         if (queue.size < batchStates && idle <= 0) break;
         const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
         const batch = queue.take(count);
-        inflight.push({ ids: batch.ids, result: expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends }) });
+        inflight.push({ ids: batch.ids, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends })) });
       }
       const next = inflight.shift();
       if (!next) break;

@@ -200,10 +200,6 @@ interface RegimeContext {
 async function randomRegime(ctx: RegimeContext, regime: Regime, level: number, budget: number, seed: number, tutorial: boolean): Promise<RegimeOutcome> {
   const { game, policy, options } = ctx;
   const started = performance.now();
-  // randomPlay leaves the other in-flight tasks of a crashed run unobserved until its cleanup:
-  // without a listener Node would abort the process on them. The crash itself still rejects here.
-  const ignore = (): void => {};
-  process.on('unhandledRejection', ignore).on('rejectionHandled', ignore);
   try {
     const r = await randomPlay(ctx.loaded, {
       level,
@@ -232,10 +228,6 @@ async function randomRegime(ctx: RegimeContext, regime: Regime, level: number, b
       }
     }
     throw err;
-  } finally {
-    // Node reports late-handled rejections on a later turn: keep listening until then.
-    await new Promise((resolve) => setImmediate(resolve));
-    process.off('unhandledRejection', ignore).off('rejectionHandled', ignore);
   }
 }
 
@@ -280,7 +272,7 @@ async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], total: 
   const started = performance.now();
   const tasks = fuzzTasks(ctx, module ?? '', levels, total);
   const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check> }>(levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set() }]));
-  const pool = module ? workerPool('fuzz' as Parameters<typeof workerPool>[0], ctx.workers) : undefined;
+  const pool = module ? workerPool('fuzz', ctx.workers) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
   const hung = new Set<number>();
   type Inflight = { task: FuzzTask; result: Promise<FuzzResult | 'hung'>; view?: Int32Array; abort?: AbortController; last: string; since: number };

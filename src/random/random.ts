@@ -1,6 +1,6 @@
 import type { Game } from '../engine/game.js';
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
-import { defaultWorkers, workerPool } from '../parallel/pool.js';
+import { defaultWorkers, inOrder, workerPool } from '../parallel/pool.js';
 import type { Policy } from '../analysis/policy.js';
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/verdict.js';
 import { clopperPearson } from './bounds.js';
@@ -82,7 +82,7 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   try {
     while (used < budget && !options.signal?.aborted) {
       while (inflight.length < 2 * workers) {
-        inflight.push(run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap }));
+        inflight.push(inOrder(run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap })));
         nextEpisode += perTask;
       }
       const r = await inflight.shift()!;
