@@ -67,14 +67,16 @@ export class Camera {
   render(canvas: Canvas): Frame {
     const frame = new Uint8Array(GRID * GRID).fill(this.border);
     const { scale, offsetX, offsetY } = this;
+    // Draw each level row once, scaled sideways, then copy it down: the frame is the hot output
+    // of every fuzz step and every report picture.
     for (let y = 0; y < canvas.h; y++) {
+      const top = (offsetY + y * scale) * GRID;
+      let p = top + offsetX;
       for (let x = 0; x < canvas.w; x++) {
         const c = canvas.pixels[y * canvas.w + x];
-        for (let dy = 0; dy < scale; dy++) {
-          const row = (offsetY + y * scale + dy) * GRID + offsetX + x * scale;
-          frame.fill(c, row, row + scale);
-        }
+        for (let k = 0; k < scale; k++) frame[p++] = c;
       }
+      for (let dy = 1; dy < scale; dy++) frame.copyWithin(top + dy * GRID, top, top + GRID);
     }
     return frame;
   }
