@@ -94,30 +94,46 @@ export function validateGame(value: unknown, where = 'game'): Game {
   return value as Game;
 }
 
-/** The click classes of a state: the game's targets, then the rest of the grid as one class. */
-export function clickClasses(game: Game, state: unknown): ClickClass[] {
-  if (!game.clickTargets) {
-    const all: ClickClass[] = new Array(CELLS);
-    for (let c = 0; c < CELLS; c++) all[c] = { x: c % GRID, y: (c / GRID) | 0, cells: 1 };
-    return all;
-  }
-  const covered = new Uint8Array(CELLS);
+/** Every cell as its own class: clicks tried on all 4,096 cells (games without click targets). */
+const EVERY_CELL: readonly ClickClass[] = Array.from({ length: CELLS }, (_, c) => ({ x: c % GRID, y: (c / GRID) | 0, cells: 1 }));
+
+/**
+ * The click classes of a state: the game's targets (clipped to the grid), then the rest of the
+ * grid as one class represented by its first cell in row-major order. Runs for every expanded
+ * state, so it works on the rectangles, not on a 4,096-cell map. Overlapping targets are a bug in
+ * the game (a cell would belong to two classes): it throws, naming them.
+ */
+export function clickClasses(game: Game, state: unknown): readonly ClickClass[] {
+  if (!game.clickTargets) return EVERY_CELL;
+  const rects: { x0: number; y0: number; x1: number; y1: number }[] = [];
   const classes: ClickClass[] = [];
+  let covered = 0;
   for (const t of game.clickTargets(state)) {
-    let cells = 0;
-    for (let y = Math.max(0, t.y); y < Math.min(GRID, t.y + t.h); y++) {
-      for (let x = Math.max(0, t.x); x < Math.min(GRID, t.x + t.w); x++) {
-        if (covered[y * GRID + x] === 0) cells++;
-        covered[y * GRID + x] = 1;
+    const r = { x0: Math.max(0, t.x), y0: Math.max(0, t.y), x1: Math.min(GRID, t.x + t.w), y1: Math.min(GRID, t.y + t.h) };
+    if (r.x1 <= r.x0 || r.y1 <= r.y0) continue;
+    for (const q of rects) {
+      if (r.x0 < q.x1 && q.x0 < r.x1 && r.y0 < q.y1 && q.y0 < r.y1) {
+        throw new Error(`${game.id}: click targets overlap: (${r.x0},${r.y0})-(${r.x1 - 1},${r.y1 - 1}) and (${q.x0},${q.y0})-(${q.x1 - 1},${q.y1 - 1})`);
       }
     }
-    if (cells > 0) classes.push({ x: Math.max(0, t.x), y: Math.max(0, t.y), cells });
+    rects.push(r);
+    const cells = (r.x1 - r.x0) * (r.y1 - r.y0);
+    covered += cells;
+    classes.push({ x: r.x0, y: r.y0, cells });
   }
-  const rest = covered.indexOf(0);
-  if (rest >= 0) {
-    let cells = 0;
-    for (let c = rest; c < CELLS; c++) if (covered[c] === 0) cells++;
-    classes.push({ x: rest % GRID, y: (rest / GRID) | 0, cells });
+  if (covered < CELLS) {
+    // The first uncovered cell: walk each row, jumping over the targets that cover it.
+    for (let y = 0, found = false; y < GRID && !found; y++) {
+      for (let x = 0; x < GRID; ) {
+        const hit = rects.find((r) => x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1);
+        if (!hit) {
+          classes.push({ x, y, cells: CELLS - covered });
+          found = true;
+          break;
+        }
+        x = hit.x1;
+      }
+    }
   }
   return classes;
 }

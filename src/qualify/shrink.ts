@@ -140,12 +140,14 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
 export async function shrink(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits, message?: string): Promise<Action[]> {
   // A slow step may never return: only its prefix is ever played again, to cut its cycles.
   if (check === 'slow-step') return cutCycles(game, level, actions);
-  if (!reproduces(game, level, check, actions, message)) return [...actions];
   const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);
-  const candidates: Action[][] = [];
+  // A nondeterministic game may not replay the original prefix to the same state (it can pass
+  // through the flaky step itself): its cycle-cut form, or the search's path, may still reproduce.
   const cut = cutCycles(game, level, actions);
-  candidates.push(ddmin(test(cut) ? cut : [...actions], test));
-  const found = await searchShortest(game, level, check, actions, limits);
+  const base = [cut, [...actions]].find(test);
+  const candidates: Action[][] = base ? [ddmin(base, test)] : [];
+  const found = await searchShortest(game, level, check, base ?? actions, limits);
   if (found && test(found)) candidates.push(ddmin(found, test));
+  if (candidates.length === 0) return [...actions];
   return candidates.reduce((best, c) => (c.length < best.length ? c : best));
 }

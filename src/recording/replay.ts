@@ -77,7 +77,9 @@ function checkTransition(game: Game, session: Session, action: Action, where: Wh
   } catch {
     return undefined;
   }
-  const r = inspectStep(game, pre, preBytes, action, { stepLimitMs, identity });
+  // Re-step a few times: a flaky step differs only sometimes, and it should be named as the
+  // cause before its different outcome shows up as a state or frame divergence.
+  const r = inspectStep(game, pre, preBytes, action, { stepLimitMs, identity, restep: 16 });
   let fault = r.faults.find((f) => f.check !== 'exception');
   if (!fault && r.nextBytes) {
     const key = `${latin1(preBytes)}|${actionCode(action)}`;
