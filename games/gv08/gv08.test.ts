@@ -79,11 +79,20 @@ describe('gv08 gravity drop', () => {
   });
 
   it('balls roll down slopes and stack: the order they arrive in decides the level', () => {
-    const purpleFirst = pull(pull(pull(game.init(2), 2), 1), 3);
-    expect(game.status(purpleFirst)).toBe('won');
-    const orangeFirst = pull(pull(pull(game.init(2), 1), 2), 3);
-    expect(game.status(orangeFirst)).toBe('playing');
-    expect(cupsFilled(LEVELS[1], orangeFirst.balls)).toBe(false);
+    // level 2: lever 1 drops an orange ball, lever 3 the right column's purple and then the orange
+    // above it, lever 2 a purple ball; lever 4 opens the gate over the cups (y x y x, top down)
+    const colour = (s: DropState, cell: number): string => 'op'[LEVELS[1].ballColour[Array.from(s.balls).indexOf(cell)]] ?? '.';
+    const cups = (s: DropState): string => [10, 9, 8, 7].map((y) => colour(s, at(2, 5, y))).join('');
+    const held = pull(pull(game.init(2), 1), 3);
+    expect(cups(held)).toBe('....');
+    const released = pull(held, 4);
+    expect(cups(released)).toBe('opo.');
+    const orangeFirst = pull(released, 2);
+    expect(cups(orangeFirst)).toBe('opop');
+    expect(game.status(orangeFirst)).toBe('won');
+    const pairFirst = pull(pull(pull(pull(game.init(2), 3), 1), 4), 2);
+    expect(cups(pairFirst)).toBe('poop');
+    expect(game.status(pairFirst)).toBe('playing');
   });
 
   it('a trapdoor cannot close on a ball resting in it', () => {

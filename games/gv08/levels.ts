@@ -34,44 +34,51 @@ export const DROP_LEVELS: readonly DropLevelSpec[] = [
     baseline: 2,
   },
   {
-    // Slopes funnel both balls into one shaft: purple must go in first.
+    // Slopes funnel every ball onto the gate: orange first, then the right column's purple and orange
+    // (one lever drops both, the lower first), purple last; the gate opens at any point before.
     map: [
-      '#1##3##2#',
-      '#o#####p#',
-      '#a#####b#',
-      '#.......#',
-      '#>>>c<<<#',
-      '####.####',
-      '####x####',
-      '####y####',
-      '#########',
+      '#1#2##4##3#',
+      '#.#.#####o#',
+      '#o#p#####p#',
+      '#a#b#####c#',
+      '#.........#',
+      '#>>>>d<<<<#',
+      '#####.#####',
+      '#####y#####',
+      '#####x#####',
+      '#####y#####',
+      '#####x#####',
+      '###########',
     ],
     budget: 5,
     baseline: 4,
   },
   {
-    // One lever flips several trapdoors, some opening while others close.
+    // One lever flips trapdoors in several stacks, some opening while others close: one order only.
     map: [
       '#1#2#3#4#',
       '#o#p#o#p#',
-      '#a#b#c#a#',
+      '#b#a#c#d#',
       '#.#.#.#.#',
-      '#b#A#C#d#',
+      '#D#b#b#A#',
       '#.#.#.#.#',
-      '#c#.#b#.#',
+      '#B#d#A#C#',
       '#.#.#.#.#',
-      '#x#y#.#.#',
+      '#x#y#x#y#',
       '#########',
     ],
-    budget: 7,
-    baseline: 4,
+    budget: 8,
+    baseline: 6,
   },
   {
-    // A gate at the top of the cup shaft holds what rolls in; one lever drops two balls.
+    // A gate at the top of the cup shaft holds what rolls in; a lever drops balls on both sides,
+    // and undoing a click (a lever flipped back) lines up the next stage.
     map: [
-      '#1#2##4###23#',
+      '#1#2##4###3##',
       '#o#p######op#',
-      '#a#b######bc#',
+      '#b#b######aA#',
+      '#.#.######..#',
+      '#C#c######Cc#',
       '#...........#',
       '#>>>>>.<<<<<#',
       '######d######',
@@ -82,17 +89,17 @@ export const DROP_LEVELS: readonly DropLevelSpec[] = [
       '######y######',
       '#############',
     ],
-    budget: 7,
-    baseline: 5,
+    budget: 9,
+    baseline: 7,
   },
   {
-    // Trapdoors in stacks, flipped in opposite phases, over a funnel.
+    // Trapdoors in stacks, flipped in opposite phases, over a funnel into two shafts.
     map: [
       '#1#2#3##4#2#1#',
       '#o#p#o##p#o#p#',
-      '#a#B#c##a#b#C#',
+      '#B#a#c##A#c#b#',
       '#.#.#.##.#.#.#',
-      '#b#a#A##c#D#b#',
+      '#c#B#A##B#C#B#',
       '#............#',
       '#>>>>>..<<<<<#',
       '######dd######',
@@ -102,15 +109,17 @@ export const DROP_LEVELS: readonly DropLevelSpec[] = [
       '######xy######',
       '##############',
     ],
-    budget: 9,
-    baseline: 6,
+    budget: 10,
+    baseline: 8,
   },
   {
-    // A switch slope sends what falls on it left or right; each lever drops a ball on either side.
+    // A switch slope sends what falls on it left or right, turned back and forth between drops.
     map: [
       '##1#2#34##2#1##',
       '#.o#o#####p#p.#',
-      '#.a#b#####a#b.#',
+      '#.b#a#####A#A.#',
+      '#..#.#####.#..#',
+      '#.A#B#####B#a.#',
       '#.............#',
       '#.>>>>>.<<<<<.#',
       '#######d#######',
@@ -121,15 +130,17 @@ export const DROP_LEVELS: readonly DropLevelSpec[] = [
       '######y#x######',
       '###############',
     ],
-    budget: 12,
-    baseline: 6,
+    budget: 10,
+    baseline: 8,
   },
   {
-    // Everything: three levers each drop a ball on either side, the gate lever drops two more.
+    // Everything: stacked mixed trapdoors, the switch slope, and the gate lever also drops balls.
     map: [
       '#1#2#4#3#2#1#4#',
       '#o#p#o###o#p#p#',
-      '#a#b#d###b#a#d#',
+      '#b#a#d###d#d#B#',
+      '#.#.#.###.#.#.#',
+      '#a#A#D###A#d#b#',
       '#.............#',
       '#>>>>>>.<<<<<<#',
       '#######D#######',
@@ -140,8 +151,8 @@ export const DROP_LEVELS: readonly DropLevelSpec[] = [
       '######x#y######',
       '###############',
     ],
-    budget: 16,
-    baseline: 8,
+    budget: 11,
+    baseline: 9,
   },
 ];
 
