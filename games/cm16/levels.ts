@@ -34,9 +34,9 @@ export const MOSAIC_LEVELS: readonly MosaicLevelSpec[] = [
     // Three colours per cell.
     layout: ['3 3 3', '     ', '3 3 3'],
     start: ['000', '000'],
-    target: ['121', '010'],
-    budget: 9,
-    baseline: 7,
+    target: ['121', '201'],
+    budget: 10,
+    baseline: 9,
   },
   {
     // Cycle lengths differ (the strip under each cell shows its cycle): clicking past the wanted
