@@ -108,7 +108,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   const deadline = options.maxSeconds === undefined ? Infinity : performance.now() + options.maxSeconds * 1000;
   const started = performance.now();
 
-  const store = new Store();
+  const store = new Store(Number.isFinite(maxNodes) ? maxNodes : undefined);
   const queue = new FrontierQueue();
   const root = game.init(level);
   const rootBytes = game.encode(root);
@@ -133,8 +133,9 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
     stopReason ??= reason;
   };
 
-  /** Merges one expanded batch, node by node in id order; false once a limit stops the search. */
+  /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
   const merge = (ids: Int32Array, r: ExpandResult): void => {
+    const { lo, hi, keys, cells, action, outcome, bytes, bytesEnd } = r;
     let first = 0;
     for (let i = 0; i < ids.length && stopReason === null; i++) {
       const u = ids[i];
@@ -147,19 +148,19 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
       else if (store.edgeCount + (end - first) > maxEdges) stop('max-edges');
       else if (store.nodeCount + (end - first) > maxNodes) {
         let fresh = 0;
-        for (let k = first; k < end; k++) if (store.find(r.lo[k], r.hi[k]) < 0) fresh++;
+        for (let k = first; k < end; k++) if (store.find(lo[k], hi[k]) < 0) fresh++;
         if (store.nodeCount + fresh > maxNodes) stop('max-nodes');
       }
       if (stopReason !== null) break;
       store.beginEdges(u);
       const depth = store.depth[u] + 1;
       for (let k = first; k < end; k++) {
-        let v = store.find(r.lo[k], r.hi[k]);
+        let v = store.find(lo[k], hi[k]);
         if (v < 0) {
-          v = store.add(r.lo[k], r.hi[k], depth, u, r.action[k], flagsOf(r.outcome[k], lastLevel));
-          if (r.outcome[k] === Outcome.PLAYING) queue.push(v, r.bytes.subarray(k > 0 ? r.bytesEnd[k - 1] : 0, r.bytesEnd[k]));
+          v = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], lastLevel));
+          if (outcome[k] === Outcome.PLAYING) queue.push(v, bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
         }
-        store.addEdge(v, r.keys[k], r.cells[k], r.action[k]);
+        store.addEdge(v, keys[k], cells[k], action[k]);
       }
       steps += r.steps[i];
       expandedCount++;

@@ -26,20 +26,25 @@ export class FrontierQueue {
     return this.tail - this.head;
   }
 
-  push(id: number, bytes: Uint8Array): void {
-    if (this.writePos + bytes.length > (this.chunks[this.writeChunk]?.length ?? 0)) {
-      this.chunks.push(new Uint8Array(Math.max(CHUNK, bytes.length)));
+  /** Queues state `id` with its bytes, source[start..end). */
+  push(id: number, source: Uint8Array, start = 0, end = source.length): void {
+    const length = end - start;
+    if (this.writePos + length > (this.chunks[this.writeChunk]?.length ?? 0)) {
+      this.chunks.push(new Uint8Array(Math.max(CHUNK, length)));
       this.writeChunk = this.chunks.length - 1;
       this.writePos = 0;
     }
-    this.chunks[this.writeChunk]!.set(bytes, this.writePos);
+    const chunk = this.chunks[this.writeChunk]!;
+    // Most states are a few dozen bytes: a plain loop beats making a subarray for set().
+    if (length < 128) for (let i = 0; i < length; i++) chunk[this.writePos + i] = source[start + i];
+    else chunk.set(source.subarray(start, end), this.writePos);
     if (this.tail === this.ids.length) this.makeRoom();
     const t = this.tail++;
     this.ids[t] = id;
     this.chunkOf[t] = this.writeChunk;
     this.offset[t] = this.writePos;
-    this.length[t] = bytes.length;
-    this.writePos += bytes.length;
+    this.length[t] = length;
+    this.writePos += length;
   }
 
   /** Removes the next `count` states (at most), copying their bytes into one transferable buffer. */
@@ -50,14 +55,26 @@ export class FrontierQueue {
     const states = new Uint8Array(total);
     const ends = new Uint32Array(n);
     const ids = this.ids.slice(this.head, this.head + n);
+    // States queued one after another sit back to back in a chunk: copy them in runs.
     let pos = 0;
+    let runChunk = -1;
+    let runStart = 0;
+    let runEnd = 0;
+    const flush = (): void => {
+      if (runChunk >= 0) states.set(this.chunks[runChunk]!.subarray(runStart, runEnd), pos - (runEnd - runStart));
+    };
     for (let i = 0; i < n; i++) {
       const q = this.head + i;
-      const chunk = this.chunks[this.chunkOf[q]]!;
-      states.set(chunk.subarray(this.offset[q], this.offset[q] + this.length[q]), pos);
+      if (this.chunkOf[q] !== runChunk || this.offset[q] !== runEnd) {
+        flush();
+        runChunk = this.chunkOf[q];
+        runStart = runEnd = this.offset[q];
+      }
+      runEnd += this.length[q];
       pos += this.length[q];
       ends[i] = pos;
     }
+    flush();
     this.head += n;
     // Free the chunks every remaining state is past.
     const keep = this.size > 0 ? this.chunkOf[this.head] : this.writeChunk;

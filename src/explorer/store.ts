@@ -64,6 +64,20 @@ export class Store {
     return id;
   }
 
+  /**
+   * `expectedNodes` (a node limit, when there is one) sizes the arrays and the table up front, so
+   * the search does not pause to grow and rehash them.
+   */
+  constructor(expectedNodes?: number) {
+    if (expectedNodes === undefined) return;
+    const nodes = Math.min(expectedNodes, 1 << 25);
+    this.growNodes(nodes);
+    let slots = this.table.length / 2;
+    while (nodes * 10 > slots * 7) slots *= 2;
+    this.table = new Uint32Array(2 * slots);
+    this.mask = slots - 1;
+  }
+
   /** Starts the edge list of node `u`: call before `addEdge` for it (nodes expand in id order). */
   beginEdges(u: number): void {
     this.edgeStart[u] = this.edgeCount;
