@@ -63,8 +63,7 @@ const explorer: ExplorerBench = await benchExplorer(loaded, benchLevel, cfg.maxN
 log('random walks');
 const walks: WalksBench = await benchWalks(loaded, benchLevel, cfg.walkSteps, [...new Set([1, all])], cfg.reps);
 log('qualification regimes');
-const qualifyBench: QualifyBench = await benchQualify(loaded, quick ? 0.01 : 0.1, all, quick ? 1 : 3);
-const rawEngine = engine.find((e) => e.game === loaded.game.id);
+const qualifyBench: QualifyBench = await benchQualify(loaded, quick ? 0.01 : 0.5, all, 1);
 log('solver');
 const solver: SolverBench = await benchSolver(solverCases, all, quick ? 1 : 3);
 let huge: { states: number; seconds: number; bytesPerState: number; rssMB: number; transitionsPerSecond: number } | undefined;
@@ -82,8 +81,9 @@ const ratios = {
   explorerAllVs1: explorer.workers[explorer.workers.length - 1].transitions.median / one.transitions.median,
   explorer1VsNaive: one.transitions.median / explorer.naive.median,
   walksAllVs1: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.workers[0].stepsPerSecond.median,
-  random2VsRawStep: rawEngine ? qualifyBench.random2 / rawEngine.step.median : null,
-  fuzzVsRawStep: rawEngine ? qualifyBench.fuzz / rawEngine.step.median : null,
+  walksAllVsRaw: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.raw.median,
+  random2VsRaw: qualifyBench.random2 / walks.raw.median,
+  fuzzVsRaw: qualifyBench.fuzz / walks.raw.median,
 };
 const results = {
   date: started.toISOString(),
@@ -121,9 +121,10 @@ rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} state
 for (const w of explorer.workers) {
   rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${(w.transitions.median / one.transitions.median).toFixed(2)}x 1 worker, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
 }
-for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.workers[0].stepsPerSecond.median).toFixed(2)}x 1 worker`]);
-rows.push([`qualify ${qualifyBench.game}: random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, rawEngine ? `${(qualifyBench.random2 / rawEngine.step.median).toFixed(2)}x the raw step loop` : '']);
-rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, rawEngine ? `${(qualifyBench.fuzz / rawEngine.step.median).toFixed(3)}x the raw step loop` : '']);
+rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no pool)`, `${fmt(walks.raw.median)} steps/s`, 'baseline']);
+for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${(w.stepsPerSecond.median / walks.workers[0].stepsPerSecond.median).toFixed(2)}x 1 worker`]);
+rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
+rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, `${(qualifyBench.fuzz / walks.raw.median).toFixed(3)}x the raw random loop`]);
 for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
 if (huge) rows.push([`huge run: ${fmt(huge.states)} states`, `${huge.seconds.toFixed(0)} s, ${fmt(huge.transitionsPerSecond)} transitions/s`, `${huge.bytesPerState.toFixed(0)} B/state, RSS ${huge.rssMB.toFixed(0)} MB`]);
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
