@@ -39,17 +39,27 @@ export class Store {
   edgeCells = new Uint16Array(4096);
   edgeAction = new Uint16Array(4096);
 
+  /** The empty slot where the last unsuccessful `find` stopped, and for which fingerprint: `add` fills it without probing again. */
+  private freeSlot = -1;
+  private freeLo = 0;
+  private freeHi = 0;
+
   /** The node with this fingerprint, or -1. */
   find(lo: number, hi: number): number {
     const { table, mask, fpLo } = this;
     for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
       const entry = table[2 * slot];
-      if (entry === 0) return -1;
+      if (entry === 0) {
+        this.freeSlot = slot;
+        this.freeLo = lo;
+        this.freeHi = hi;
+        return -1;
+      }
       if (table[2 * slot + 1] === hi && fpLo[entry - 1] === lo) return entry - 1;
     }
   }
 
-  /** Adds a node (the caller checked it is new) and returns its id. */
+  /** Adds a node (the caller checked it is new) and returns its id; fastest right after `find` returned -1 for it. */
   add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number): number {
     const id = this.nodeCount++;
     if (id >= this.fpLo.length) this.growNodes(id + 1);
@@ -59,8 +69,16 @@ export class Store {
     this.parent[id] = parent;
     this.parentAction[id] = parentAction;
     this.flags[id] = flags;
-    if (this.nodeCount * 20 > this.table.length * 7) this.rehash();
-    else this.place(id);
+    const slot = this.freeSlot;
+    this.freeSlot = -1;
+    if (this.nodeCount * 20 > this.table.length * 7) {
+      this.rehash();
+    } else if (slot >= 0 && this.freeLo === lo && this.freeHi === hi) {
+      this.table[2 * slot] = id + 1;
+      this.table[2 * slot + 1] = hi;
+    } else {
+      this.place(id);
+    }
     return id;
   }
 
