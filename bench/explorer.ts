@@ -1,20 +1,9 @@
 import graphology from 'graphology';
-import { GameAction, type Action } from '../src/engine/actions.js';
-import { clickClasses, type Game } from '../src/engine/game.js';
+import { playerMoves, type Game } from '../src/engine/game.js';
 import { fingerprintInto } from '../src/engine/identity.js';
 import type { LoadedGame } from '../src/engine/loader.js';
 import { exploreGraph } from '../src/explorer/explore.js';
 import { median, rate, type Timing } from './measure.js';
-
-/** Every move of a state: keyboard actions, then one click per click class (as the explorer does). */
-function moves(game: Game, state: unknown): Action[] {
-  const out: Action[] = [];
-  for (const id of game.actions) {
-    if (id !== GameAction.ACTION6) out.push({ id });
-    else for (const c of clickClasses(game, state)) out.push({ id, x: c.x, y: c.y });
-  }
-  return out;
-}
 
 /** The first `count` non-terminal states in BFS order, as canonical bytes (the explorer's frontier). */
 export function bfsStates(game: Game, level: number, count: number): Uint8Array[] {
@@ -26,7 +15,7 @@ export function bfsStates(game: Game, level: number, count: number): Uint8Array[
     const s = queue[i];
     if (game.status(s) !== 'playing') continue;
     out.push(game.encode(s));
-    for (const a of moves(game, s)) {
+    for (const a of playerMoves(game, s)) {
       const t = game.step(s, a);
       fingerprintInto(game.encode(t), fp);
       const key = `${fp.lo}:${fp.hi}`;
@@ -46,7 +35,7 @@ export function rawStepLoop(game: Game, states: Uint8Array[]): number {
   let steps = 0;
   for (const bytes of states) {
     const s = game.decode(bytes);
-    for (const a of moves(game, s)) {
+    for (const a of playerMoves(game, s)) {
       const next = game.step(s, a);
       fingerprintInto(game.encode(next), fp);
       game.status(next);
@@ -69,7 +58,7 @@ export function naiveExplorer(game: Game, level: number, maxNodes: number): numb
     const s = queue[i];
     if (game.status(s) !== 'playing') continue;
     const from = key(s);
-    for (const a of moves(game, s)) {
+    for (const a of playerMoves(game, s)) {
       const next = game.step(s, a);
       const to = key(next);
       if (!graph.hasNode(to)) {

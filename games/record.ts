@@ -25,8 +25,8 @@ import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GameAction, actionCode, actionFromCode, actionName, type Action } from '../src/engine/actions.js';
-import { clickClasses, type Game } from '../src/engine/game.js';
+import { actionCode, actionFromCode, actionName, type Action } from '../src/engine/actions.js';
+import { playerMoves, type Game } from '../src/engine/game.js';
 import { InputError, PACKAGE_ROOT, loadGame, type LoadedGame } from '../src/engine/loader.js';
 import { exploreGraph, pathTo } from '../src/explorer/explore.js';
 import { NodeFlag, type StateGraph } from '../src/explorer/graph.js';
@@ -64,16 +64,6 @@ function firstPath(graph: StateGraph, flag: number): Action[] | undefined {
   return undefined;
 }
 
-/** The moves of a random attempt from a state: the keyboard actions, and one click per click class. */
-function moves(game: Game, state: unknown): Action[] {
-  const out: Action[] = [];
-  for (const id of game.actions) {
-    if (id !== GameAction.ACTION6) out.push({ id });
-    else for (const c of clickClasses(game, state)) out.push({ id, x: c.x, y: c.y });
-  }
-  return out;
-}
-
 /** The first of the seeded random attempts from init(level) that ends in game over. */
 function randomLoss(game: Game, level: number): { actions: Action[]; attempt: number } | undefined {
   const root = game.init(level);
@@ -82,7 +72,7 @@ function randomLoss(game: Game, level: number): { actions: Action[]; attempt: nu
     const actions: Action[] = [];
     let state = root;
     while (game.status(state) === 'playing' && actions.length < ATTEMPT_STEPS) {
-      const options = moves(game, state);
+      const options = playerMoves(game, state);
       const action = options[rng.below(options.length)];
       actions.push(action);
       state = game.step(state, action);

@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 import lights from '../../games/fixtures/lights.js';
 import maze, { MAZE_LEVELS } from '../../games/fixtures/maze.js';
 import ruin from '../../games/fixtures/ruin.js';
-import { GameAction, parseAction, type Action } from '../engine/actions.js';
-import { clickClasses, type Game } from '../engine/game.js';
+import { GameAction, parseAction } from '../engine/actions.js';
+import { playerMoves, type Game } from '../engine/game.js';
 import { NodeFlag } from '../explorer/graph.js';
 import { analyze } from './analyze.js';
 import { bruteForceGraph, graphOf } from './testing.js';
 
 /** Every move of a state, clicks by class (all cells of a class act alike). */
-function moves(game: Game, state: unknown): Action[] {
-  return game.actions.flatMap((id): Action[] => (id === GameAction.ACTION6 ? clickClasses(game, state).map((c) => ({ id, x: c.x, y: c.y })) : [{ id }]));
-}
-
 /** Breadth-first over the game's states: each state's distance, and which can reach a win. */
 function survey(game: Game, level: number) {
   const key = (s: unknown): string => game.encode(s).join(',');
@@ -23,7 +19,7 @@ function survey(game: Game, level: number) {
   for (let head = 0; head < queue.length; head++) {
     const node = states.get(queue[head])!;
     if (game.status(node.state) !== 'playing') continue;
-    for (const a of moves(game, node.state)) {
+    for (const a of playerMoves(game, node.state)) {
       const next = game.step(node.state, a);
       const k = key(next);
       node.next.push(k);

@@ -138,6 +138,19 @@ export function clickClasses(game: Game, state: unknown): readonly ClickClass[] 
   return classes;
 }
 
+/**
+ * Every distinct move from a state, in action order: the keyboard actions, then one click per
+ * click class (its representative cell). What searches and random attempts over a game try.
+ */
+export function playerMoves(game: Game, state: unknown): Action[] {
+  const out: Action[] = [];
+  for (const id of game.actions) {
+    if (id !== GameAction.ACTION6) out.push({ id });
+    else for (const c of clickClasses(game, state)) out.push({ id, x: c.x, y: c.y });
+  }
+  return out;
+}
+
 /** A blank frame of one colour. */
 export function blankFrame(colour = 0): Frame {
   return new Uint8Array(CELLS).fill(colour);

@@ -3,8 +3,7 @@ import boom from '../../games/fixtures/boom.js';
 import lights from '../../games/fixtures/lights.js';
 import maze from '../../games/fixtures/maze.js';
 import ruin from '../../games/fixtures/ruin.js';
-import { GameAction, type Action } from './actions.js';
-import { clickClasses, type Game } from './game.js';
+import { playerMoves, type Game } from './game.js';
 import { collisionProbability, fingerprint, fingerprintHex, hash64, initIdentity } from './identity.js';
 
 beforeAll(initIdentity);
@@ -39,10 +38,6 @@ function rebuilt(v: unknown): unknown {
   return v;
 }
 
-function moves(game: Game, state: unknown): Action[] {
-  return game.actions.flatMap((id): Action[] => (id === GameAction.ACTION6 ? clickClasses(game, state).map((c) => ({ id, x: c.x, y: c.y })) : [{ id }]));
-}
-
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 describe.each([
@@ -61,7 +56,7 @@ describe.each([
       let state = game.init(level);
       const path: string[] = [`L${level}`];
       for (let step = 0; step < 12 && game.status(state) === 'playing'; step++) {
-        const options = moves(game, state);
+        const options = playerMoves(game, state);
         const action = options[Math.floor(random() * options.length)];
         try {
           state = game.step(state, action);
