@@ -4,6 +4,9 @@ import type { PlayerAction } from '../engine/actions.js';
 /** Growth factor of the typed arrays: 1.5 keeps the unused tail to a quarter on average. */
 const GROW = 1.5;
 
+/** Words per hash-table slot: node id + 1 (0 = empty), fingerprint high half, low half. */
+const SLOT = 3;
+
 function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T, need: number): T {
   if (need <= a.length) return a;
   const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.ceil(a.length * GROW), 1024));
@@ -20,11 +23,11 @@ export class Store {
   nodeCount = 0;
   edgeCount = 0;
   /**
-   * Open addressing on the fingerprint's low bits, linear probing. Slot s holds node id + 1
-   * (0 = empty) at 2s and the fingerprint's high half at 2s+1: a probe reads one cache line and
-   * touches the node arrays only when the high halves agree.
+   * Open addressing on the fingerprint's low bits, linear probing. A slot holds the node id + 1
+   * (0 = empty) and both fingerprint halves, so a probe touches one place in memory and never the
+   * node arrays: the coordinator's merge is bound by these cache misses.
    */
-  private table = new Uint32Array(2 << 12);
+  private table = new Uint32Array(SLOT << 12);
   private mask = (1 << 12) - 1;
   fpLo = new Uint32Array(1024);
   fpHi = new Uint32Array(1024);
@@ -46,16 +49,16 @@ export class Store {
 
   /** The node with this fingerprint, or -1. */
   find(lo: number, hi: number): number {
-    const { table, mask, fpLo } = this;
+    const { table, mask } = this;
     for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[2 * slot];
+      const entry = table[SLOT * slot];
       if (entry === 0) {
         this.freeSlot = slot;
         this.freeLo = lo;
         this.freeHi = hi;
         return -1;
       }
-      if (table[2 * slot + 1] === hi && fpLo[entry - 1] === lo) return entry - 1;
+      if (table[SLOT * slot + 1] === hi && table[SLOT * slot + 2] === lo) return entry - 1;
     }
   }
 
@@ -71,11 +74,12 @@ export class Store {
     this.flags[id] = flags;
     const slot = this.freeSlot;
     this.freeSlot = -1;
-    if (this.nodeCount * 20 > this.table.length * 7) {
+    if (this.nodeCount * 10 * SLOT > this.table.length * 7) {
       this.rehash();
     } else if (slot >= 0 && this.freeLo === lo && this.freeHi === hi) {
-      this.table[2 * slot] = id + 1;
-      this.table[2 * slot + 1] = hi;
+      this.table[SLOT * slot] = id + 1;
+      this.table[SLOT * slot + 1] = hi;
+      this.table[SLOT * slot + 2] = lo;
     } else {
       this.place(id);
     }
@@ -90,9 +94,9 @@ export class Store {
     if (expectedNodes === undefined) return;
     const nodes = Math.min(expectedNodes, 1 << 25);
     this.growNodes(nodes);
-    let slots = this.table.length / 2;
+    let slots = this.table.length / SLOT;
     while (nodes * 10 > slots * 7) slots *= 2;
-    this.table = new Uint32Array(2 * slots);
+    this.table = new Uint32Array(SLOT * slots);
     this.mask = slots - 1;
   }
 
@@ -150,15 +154,16 @@ export class Store {
   private place(id: number): void {
     const { table, mask } = this;
     let slot = this.fpLo[id] & mask;
-    while (table[2 * slot] !== 0) slot = (slot + 1) & mask;
-    table[2 * slot] = id + 1;
-    table[2 * slot + 1] = this.fpHi[id];
+    while (table[SLOT * slot] !== 0) slot = (slot + 1) & mask;
+    table[SLOT * slot] = id + 1;
+    table[SLOT * slot + 1] = this.fpHi[id];
+    table[SLOT * slot + 2] = this.fpLo[id];
   }
 
   /** Doubles the table when it is 70% full. */
   private rehash(): void {
     this.table = new Uint32Array(this.table.length * 2);
-    this.mask = this.table.length / 2 - 1;
+    this.mask = this.table.length / SLOT - 1;
     for (let id = 0; id < this.nodeCount; id++) this.place(id);
   }
 
