@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { POLICIES, type Policy } from '../analysis/policy.js';
 import { InputError } from '../engine/loader.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -44,4 +45,11 @@ export function onePositional(p: Parsed, what: string, command: string): string 
     throw new InputError(`${command}: expected one ${what}, got ${p.positionals.length ? p.positionals.join(' ') : 'none'} (see arcgraph ${command} --help)`);
   }
   return p.positionals[0];
+}
+
+/** `--policy`: available (default) or reference. */
+export function policyOption(values: Parsed['values']): Policy {
+  const policy = (values.policy ?? 'available') as Policy;
+  if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(values.policy)}'`);
+  return policy;
 }

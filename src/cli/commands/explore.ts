@@ -1,9 +1,8 @@
-import { POLICIES, type Policy } from '../../analysis/policy.js';
 import { InputError, loadGame } from '../../engine/loader.js';
 import { exploreLevel, type LevelReport } from '../../explore.js';
 import { exportGraph, fitsGraphology } from '../../explorer/graphology.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse } from '../args.js';
+import { numberOption, onePositional, parse, policyOption } from '../args.js';
 import { progressLine } from '../progress.js';
 
 const USAGE = `Usage: arcgraph explore <game> --level N [options]
@@ -79,8 +78,7 @@ const command: Command = {
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
     const json = v.json === true;
-    const policy = (v.policy ?? 'available') as Policy;
-    if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(v.policy)}'`);
+    const policy = policyOption(v);
     const abort = new AbortController();
     const onSigint = (): void => {
       if (abort.signal.aborted) process.exit(130);

@@ -1,7 +1,6 @@
 import { InputError } from '../../engine/loader.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/qualify.js';
-import { POLICIES, type Policy } from '../../analysis/policy.js';
-import { numberOption, onePositional, parse } from '../args.js';
+import { numberOption, onePositional, parse, policyOption } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph qualify <game> [options]
@@ -94,8 +93,7 @@ const command: Command = {
       return 0;
     }
     const v = p.values;
-    const policy = (v.policy ?? 'available') as Policy;
-    if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(v.policy)}'`);
+    const policy = policyOption(v);
     const scale = numberOption(v, 'steps-scale', { min: 0, real: true });
     if (scale === 0) throw new InputError(`--steps-scale must be positive, got '${String(v['steps-scale'])}'`);
     const ref = onePositional(p, 'game', 'qualify');

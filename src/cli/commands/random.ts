@@ -1,9 +1,7 @@
 import { loadGame } from '../../engine/loader.js';
 import { randomPlay, type RandomResult } from '../../random/random.js';
-import { POLICIES, type Policy } from '../../analysis/policy.js';
-import { InputError } from '../../engine/loader.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse } from '../args.js';
+import { numberOption, onePositional, parse, policyOption } from '../args.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
 
@@ -52,8 +50,7 @@ const command: Command = {
       return 0;
     }
     const v = p.values;
-    const policy = (v.policy ?? 'available') as Policy;
-    if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(v.policy)}'`);
+    const policy = policyOption(v);
     const loaded = await loadGame(onePositional(p, 'game', 'random'));
     const abort = new AbortController();
     const onSigint = (): void => abort.abort();
