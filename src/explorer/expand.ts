@@ -1,6 +1,7 @@
 import { GameAction, actionCode, type Action } from '../engine/actions.js';
 import { clickClasses, type Game } from '../engine/game.js';
 import { fingerprintInto, type Fingerprint } from '../engine/identity.js';
+import { lookupShared } from './table.js';
 
 /** Successor status codes shipped back to the coordinator. */
 export const Outcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
@@ -30,9 +31,15 @@ export interface ExpandResult {
   action: Uint16Array;
   outcome: Uint8Array;
   /**
-   * Successor bytes of the records back to back, and each record's end offset: a playing
-   * successor's canonical bytes (the coordinator keeps them if the state is new), none for a
-   * terminal one (never expanded).
+   * What the worker knows of the successor's node: its id (>= 0) when the coordinator's table
+   * already held it, -2 - j when record j of an earlier state in this batch is the same successor,
+   * else -1 (the coordinator looks it up).
+   */
+  node: Int32Array;
+  /**
+   * Successor bytes of the records back to back, and each record's end offset: the canonical
+   * bytes of a playing successor with node -1 (the coordinator keeps them if it is new), none
+   * for the others.
    */
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
@@ -42,15 +49,22 @@ export interface ExpandResult {
 
 const KEY_ACTIONS: Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
 
-/** The records of a batch in typed arrays that grow by doubling (no per-record objects). */
+/**
+ * The records of a batch in typed arrays that grow by doubling (no per-record objects), indexed
+ * by fingerprint: an open-addressing table of record index + 1, holding the latest record of
+ * each successor (so a state's own record of it is found first).
+ */
 class Records {
   count = 0;
+  private index: Int32Array;
+  private mask: number;
   lo: Uint32Array;
   hi: Uint32Array;
   keys: Uint8Array;
   cells: Uint16Array;
   action: Uint16Array;
   outcome: Uint8Array;
+  node: Int32Array;
   bytesEnd: Uint32Array;
   bytes: Uint8Array;
   bytesLength = 0;
@@ -62,11 +76,25 @@ class Records {
     this.cells = new Uint16Array(capacity);
     this.action = new Uint16Array(capacity);
     this.outcome = new Uint8Array(capacity);
+    this.node = new Int32Array(capacity);
     this.bytesEnd = new Uint32Array(capacity);
     this.bytes = new Uint8Array(capacity * 32);
+    this.index = new Int32Array(2 * capacity);
+    this.mask = 0;
+    this.reindex();
   }
 
-  add(lo: number, hi: number, keys: number, cells: number, action: number, outcome: number, bytes: Uint8Array | null): void {
+  /** The latest record of this successor, or -1. */
+  latest(lo: number, hi: number): number {
+    const { index, mask } = this;
+    for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
+      const r = index[slot] - 1;
+      if (r < 0) return -1;
+      if (this.lo[r] === lo && this.hi[r] === hi) return r;
+    }
+  }
+
+  add(lo: number, hi: number, keys: number, cells: number, action: number, outcome: number, node: number, bytes: Uint8Array | null): void {
     if (this.count === this.lo.length) this.grow();
     const r = this.count++;
     this.lo[r] = lo;
@@ -75,6 +103,8 @@ class Records {
     this.cells[r] = cells;
     this.action[r] = action;
     this.outcome[r] = outcome;
+    this.node[r] = node;
+    this.indexRecord(r);
     if (bytes) {
       if (this.bytesLength + bytes.length > this.bytes.length) {
         const next = new Uint8Array(Math.max(this.bytes.length * 2, this.bytesLength + bytes.length));
@@ -88,7 +118,7 @@ class Records {
   }
 
   private grow(): void {
-    const double = <T extends Uint8Array | Uint16Array | Uint32Array>(a: T): T => {
+    const double = <T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T): T => {
       const next = new (a.constructor as new (n: number) => T)(a.length * 2);
       next.set(a);
       return next;
@@ -99,61 +129,80 @@ class Records {
     this.cells = double(this.cells);
     this.action = double(this.action);
     this.outcome = double(this.outcome);
+    this.node = double(this.node);
     this.bytesEnd = double(this.bytesEnd);
+    this.reindex();
+  }
+
+  /** Points the record's successor at record r (the latest). */
+  private indexRecord(r: number): void {
+    const { index, mask } = this;
+    let slot = this.lo[r] & mask;
+    for (; index[slot] !== 0; slot = (slot + 1) & mask) {
+      const q = index[slot] - 1;
+      if (this.lo[q] === this.lo[r] && this.hi[q] === this.hi[r]) break;
+    }
+    index[slot] = r + 1;
+  }
+
+  /** A table of at least twice the capacity in slots (a power of two), rebuilt in record order so the latest wins. */
+  private reindex(): void {
+    let slots = 1024;
+    while (slots < 2 * this.lo.length) slots *= 2;
+    this.index = new Int32Array(slots);
+    this.mask = slots - 1;
+    for (let r = 0; r < this.count; r++) this.indexRecord(r);
   }
 }
 
-/** Expands every state of the batch over every available action (clicks over their classes). */
-export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
+/**
+ * Expands every state of the batch over every available action (clicks over their classes).
+ * `known` is the coordinator's fingerprint table (table.ts), read to name successors it already holds.
+ */
+export function expandBatch(game: Game, task: ExpandTask, known?: Uint32Array): ExpandResult {
   const n = task.ends.length;
   const steps = new Uint32Array(n);
   const recordEnds = new Uint32Array(n);
   const rec = new Records(Math.max(16, n * game.actions.length));
   const fp: Fingerprint = { lo: 0, hi: 0 };
   let error: ExpandResult['error'];
-  /** This state's records by fingerprint low half, built once a state has many (4,096 clicks). */
-  let index: Map<number, number> | undefined;
+  /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
 
-  /** Steps `state` by `a`; merges into this state's record of the same successor, or adds one. */
+  /**
+   * Steps `state` by `a`: merges into this state's record of the same successor, or adds one that
+   * names what is already known of it (see ExpandResult.node).
+   */
   const visit = (a: Action, cellCount: number, s: number): void => {
     const next = game.step(state, a);
     const bytes = game.encode(next);
     fingerprintInto(bytes, fp);
     steps[s]++;
-    let r = -1;
-    if (index) {
-      const q = index.get(fp.lo);
-      if (q !== undefined) r = rec.hi[q] === fp.hi ? q : scan(fp.lo, fp.hi);
-    } else {
-      r = scan(fp.lo, fp.hi);
-    }
-    if (r >= 0) {
+    const r = rec.latest(fp.lo, fp.hi);
+    if (r >= first) {
       if (cellCount) rec.cells[r] += cellCount;
       else rec.keys[r] |= 1 << a.id;
       return;
     }
-    const status = game.status(next);
-    const o = status === 'won' ? Outcome.WON : status === 'lost' ? Outcome.LOST : Outcome.PLAYING;
-    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, o === Outcome.PLAYING ? bytes : null);
-    if (index) {
-      if (!index.has(fp.lo)) index.set(fp.lo, rec.count - 1);
-    } else if (rec.count - first > 16) {
-      index = new Map();
-      for (let q = first; q < rec.count; q++) if (!index.has(rec.lo[q])) index.set(rec.lo[q], q);
+    let node: number;
+    let o: number;
+    if (r >= 0) {
+      // An earlier state of this batch reached it: point at the record the coordinator resolves.
+      node = rec.node[r] === -1 ? -2 - r : rec.node[r];
+      o = rec.outcome[r];
+    } else {
+      node = known ? lookupShared(known, fp.lo, fp.hi) : -1;
+      const status = game.status(next);
+      o = status === 'won' ? Outcome.WON : status === 'lost' ? Outcome.LOST : Outcome.PLAYING;
     }
-  };
-  const scan = (l: number, h: number): number => {
-    for (let q = first; q < rec.count; q++) if (rec.lo[q] === l && rec.hi[q] === h) return q;
-    return -1;
+    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === Outcome.PLAYING && node === -1 ? bytes : null);
   };
 
   let start = 0;
   for (let s = 0; s < n; s++) {
     const end = task.ends[s];
     first = rec.count;
-    index = undefined;
     let current: Action = KEY_ACTIONS[0];
     try {
       state = game.decode(task.states.subarray(start, end));
@@ -187,6 +236,7 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     cells: rec.cells.subarray(0, r),
     action: rec.action.subarray(0, r),
     outcome: rec.outcome.subarray(0, r),
+    node: rec.node.subarray(0, r),
     bytes: rec.bytes.subarray(0, rec.bytesLength),
     bytesEnd: rec.bytesEnd.subarray(0, r),
   };

@@ -6,18 +6,20 @@ import { packMessage, unpackMessage } from './wire.js';
 /** Runs expansion batches somewhere: a worker pool, or this thread. */
 export interface Expander {
   readonly workers: number;
-  run(task: ExpandTask): Promise<ExpandResult>;
+  /** `known`: the coordinator's shared fingerprint table, for the workers to read (table.ts). */
+  run(task: ExpandTask, known?: Uint32Array): Promise<ExpandResult>;
   close(): Promise<void>;
 }
 
 /** Batches go to a Piscina pool as transferred msgpack buffers, and come back the same way. */
 export function poolExpander(workers: number): Expander {
-  const pool = workerPool('expand', workers);
+  const pool = workerPool('expand', workers, 2);
   return {
     workers,
-    async run(task) {
+    async run(task, known) {
       const buffer = packMessage(task);
-      const reply: ArrayBuffer = await pool.run(buffer, { transferList: [buffer] });
+      // The table's SharedArrayBuffer is shared with the worker, not copied.
+      const reply: ArrayBuffer = await pool.run({ task: buffer, known: known?.buffer }, { transferList: [buffer] });
       return unpackMessage<ExpandResult>(reply);
     },
     async close() {
@@ -33,11 +35,11 @@ export function poolExpander(workers: number): Expander {
 export function inlineExpander(game: Game, delay?: () => number): Expander {
   return {
     workers: 1,
-    run(task) {
-      if (!delay) return Promise.resolve().then(() => expandBatch(game, task));
+    run(task, known) {
+      if (!delay) return Promise.resolve().then(() => expandBatch(game, task, known));
       return new Promise((resolve, reject) => setTimeout(() => {
         try {
-          resolve(expandBatch(game, task));
+          resolve(expandBatch(game, task, known));
         } catch (err) {
           reject(err);
         }

@@ -115,7 +115,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   const fp = fingerprintInto(rootBytes, { lo: 0, hi: 0 });
   const rootStatus = game.status(root);
   store.add(fp.lo, fp.hi, 0, -1, 0, flagsOf(rootStatus === 'won' ? Outcome.WON : rootStatus === 'lost' ? Outcome.LOST : Outcome.PLAYING, lastLevel));
-  if (rootStatus === 'playing') queue.push(0, rootBytes);
+  if (rootStatus === 'playing') queue.push(0, rootBytes.slice());
 
   const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? defaultWorkers()) : 1);
   const expander = options.expander ?? (module && workers > 0 ? poolExpander(workers) : inlineExpander(game));
@@ -135,37 +135,43 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
 
   /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
   const merge = (ids: Int32Array, r: ExpandResult): void => {
-    const { lo, hi, keys, cells, action, outcome, bytes, bytesEnd } = r;
+    const { lo, hi, keys, cells, action, outcome, node, bytes, bytesEnd, recordEnds } = r;
+    // The successors the worker could not name are distinct within the batch, so whether the
+    // store holds them does not depend on this batch's own additions: look them all up first,
+    // in one tight loop whose cache misses overlap.
+    for (let k = 0; k < node.length; k++) if (node[k] === -1) node[k] = store.find(lo[k], hi[k]);
+    let merged = 0;
     let first = 0;
-    for (let i = 0; i < ids.length && stopReason === null; i++) {
-      const u = ids[i];
-      if (r.error && r.error.state === i) {
+    for (; merged < ids.length && stopReason === null; merged++) {
+      const u = ids[merged];
+      if (r.error && r.error.state === merged) {
         const actions = [...pathTo(store, u), r.error.action].map(codeName);
         throw new GameCrash(game.id, level, actions, r.error.message);
       }
-      const end = r.recordEnds[i];
-      if (steps + r.steps[i] > maxSteps) stop('max-steps');
-      else if (store.edgeCount + (end - first) > maxEdges) stop('max-edges');
+      const end = recordEnds[merged];
+      if (steps + r.steps[merged] > maxSteps) stop('max-steps');
+      else if (store.edgeCount + end > maxEdges) stop('max-edges');
       else if (store.nodeCount + (end - first) > maxNodes) {
         let fresh = 0;
-        for (let k = first; k < end; k++) if (store.find(lo[k], hi[k]) < 0) fresh++;
+        for (let k = first; k < end; k++) if (node[k] === -1) fresh++;
         if (store.nodeCount + fresh > maxNodes) stop('max-nodes');
       }
       if (stopReason !== null) break;
-      store.beginEdges(u);
       const depth = store.depth[u] + 1;
       for (let k = first; k < end; k++) {
-        let v = store.find(lo[k], hi[k]);
-        if (v < 0) {
-          v = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], lastLevel));
-          if (outcome[k] === Outcome.PLAYING) queue.push(v, bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+        const v = node[k];
+        if (v <= -2) {
+          node[k] = node[-2 - v];
+        } else if (v === -1) {
+          node[k] = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], lastLevel));
+          if (outcome[k] === Outcome.PLAYING) queue.push(node[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
         }
-        store.addEdge(v, keys[k], cells[k], action[k]);
       }
-      steps += r.steps[i];
+      steps += r.steps[merged];
       expandedCount++;
       first = end;
     }
+    store.addExpanded(ids.subarray(0, merged), recordEnds, node, keys, cells, action);
     stepsPerState = Math.max(1, steps / Math.max(1, expandedCount));
   };
 
@@ -184,7 +190,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
         if (queue.size < batchStates && idle <= 0) break;
         const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
         const batch = queue.take(count);
-        inflight.push({ ids: batch.ids, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends })) });
+        inflight.push({ ids: batch.ids, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends }, store.table.words)) });
       }
       const next = inflight.shift();
       if (!next) break;

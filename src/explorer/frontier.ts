@@ -1,9 +1,8 @@
 /**
- * The states waiting to be expanded, in id order: their canonical bytes in an arena of large
- * chunks (no object per state), dropped chunk by chunk once dispatched.
+ * The states waiting to be expanded, in id order. Their canonical bytes stay where they arrived
+ * (the byte arrays of expansion results, no copy and no object per state) and are dropped array
+ * by array once every state in them has been dispatched.
  */
-const CHUNK = 1 << 20;
-
 export interface Batch {
   ids: Int32Array;
   states: Uint8Array;
@@ -11,9 +10,9 @@ export interface Batch {
 }
 
 export class FrontierQueue {
+  /** The byte arrays holding queued states; entries before `firstLive` are released. */
   private chunks: (Uint8Array | undefined)[] = [];
-  private writeChunk = -1;
-  private writePos = CHUNK;
+  private firstLive = 0;
   private ids = new Int32Array(1024);
   /** Chunk index and offset of each queued state's bytes, and its length. */
   private chunkOf = new Int32Array(1024);
@@ -26,25 +25,15 @@ export class FrontierQueue {
     return this.tail - this.head;
   }
 
-  /** Queues state `id` with its bytes, source[start..end). */
+  /** Queues state `id` with its bytes, source[start..end). Keeps `source`, which must not change afterwards. */
   push(id: number, source: Uint8Array, start = 0, end = source.length): void {
-    const length = end - start;
-    if (this.writePos + length > (this.chunks[this.writeChunk]?.length ?? 0)) {
-      this.chunks.push(new Uint8Array(Math.max(CHUNK, length)));
-      this.writeChunk = this.chunks.length - 1;
-      this.writePos = 0;
-    }
-    const chunk = this.chunks[this.writeChunk]!;
-    // Most states are a few dozen bytes: a plain loop beats making a subarray for set().
-    if (length < 128) for (let i = 0; i < length; i++) chunk[this.writePos + i] = source[start + i];
-    else chunk.set(source.subarray(start, end), this.writePos);
+    if (this.chunks[this.chunks.length - 1] !== source) this.chunks.push(source);
     if (this.tail === this.ids.length) this.makeRoom();
     const t = this.tail++;
     this.ids[t] = id;
-    this.chunkOf[t] = this.writeChunk;
-    this.offset[t] = this.writePos;
-    this.length[t] = length;
-    this.writePos += length;
+    this.chunkOf[t] = this.chunks.length - 1;
+    this.offset[t] = start;
+    this.length[t] = end - start;
   }
 
   /** Removes the next `count` states (at most), copying their bytes into one transferable buffer. */
@@ -76,9 +65,9 @@ export class FrontierQueue {
     }
     flush();
     this.head += n;
-    // Free the chunks every remaining state is past.
-    const keep = this.size > 0 ? this.chunkOf[this.head] : this.writeChunk;
-    for (let c = 0; c < keep; c++) this.chunks[c] = undefined;
+    // Release the arrays every remaining state is past.
+    const keep = this.size > 0 ? this.chunkOf[this.head] : this.chunks.length;
+    for (; this.firstLive < keep; this.firstLive++) this.chunks[this.firstLive] = undefined;
     return { ids, states, ends };
   }
 

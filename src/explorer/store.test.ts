@@ -28,15 +28,33 @@ describe('Store', () => {
   it('lays out edges in CSR form, empty ranges for nodes never expanded', () => {
     const store = new Store();
     for (let i = 0; i < 20_000; i++) store.add(i, i * 3, 0, i - 1, 1, 0);
-    for (let u = 0; u < 20_000; u += 2) {
-      store.beginEdges(u);
-      for (let k = 0; k < (u % 5) + 1; k++) store.addEdge((u + k) % 20_000, 1 << (k + 1), 0, k + 1);
+    // Expanded in batches of 50 nodes (every other node), as the explorer merges them.
+    for (let b = 0; b < 20_000; b += 100) {
+      const ids: number[] = [];
+      const ends: number[] = [];
+      const target: number[] = [];
+      const keys: number[] = [];
+      const action: number[] = [];
+      for (let u = b; u < b + 100; u += 2) {
+        ids.push(u);
+        for (let k = 0; k < (u % 5) + 1; k++) {
+          target.push((u + k) % 20_000);
+          keys.push(1 << (k + 1));
+          action.push(k + 1);
+        }
+        ends.push(target.length);
+      }
+      // Arrays longer than the batch's records, as workers send them: only the records count.
+      store.addExpanded(Int32Array.from(ids), Uint32Array.from(ends), Int32Array.from([...target, 7]), Uint8Array.from([...keys, 1]), new Uint16Array(target.length + 1), Uint16Array.from([...action, 1]));
     }
     const g = store.graph([1, 2, 3, 4, 5]);
     for (let u = 0; u < 20_000; u++) {
       const count = g.edgeStart[u + 1] - g.edgeStart[u];
       expect(count).toBe(u % 2 === 0 ? (u % 5) + 1 : 0);
-      if (count) expect(g.edgeTarget[g.edgeStart[u]]).toBe(u);
+      for (let k = 0; k < count; k++) {
+        const e = g.edgeStart[u] + k;
+        expect([g.edgeTarget[e], g.edgeKeys[e], g.edgeAction[e]]).toEqual([(u + k) % 20_000, 1 << (k + 1), k + 1]);
+      }
     }
   });
 });

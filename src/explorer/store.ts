@@ -1,11 +1,9 @@
 import { NodeFlag, type StateGraph } from './graph.js';
 import type { PlayerAction } from '../engine/actions.js';
+import { FingerprintTable } from './table.js';
 
 /** Growth factor of the typed arrays: 1.5 keeps the unused tail to a quarter on average. */
 const GROW = 1.5;
-
-/** Words per hash-table slot: node id + 1 (0 = empty), fingerprint high half, low half. */
-const SLOT = 3;
 
 function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T, need: number): T {
   if (need <= a.length) return a;
@@ -15,20 +13,15 @@ function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a:
 }
 
 /**
- * The explorer's compact store: nodes keyed by 64-bit fingerprint in an open-addressing table of
- * node ids, per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
+ * The explorer's compact store: nodes keyed by 64-bit fingerprint in a shared hash table of node
+ * ids (table.ts), per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
  * arrays appended as nodes are expanded in id order. About 35 bytes a node plus 9 an edge.
  */
 export class Store {
   nodeCount = 0;
   edgeCount = 0;
-  /**
-   * Open addressing on the fingerprint's low bits, linear probing. A slot holds the node id + 1
-   * (0 = empty) and both fingerprint halves, so a probe touches one place in memory and never the
-   * node arrays: the coordinator's merge is bound by these cache misses.
-   */
-  private table = new Uint32Array(SLOT << 12);
-  private mask = (1 << 12) - 1;
+  /** Fingerprint -> node id, in shared memory so workers can name known successors. */
+  readonly table: FingerprintTable;
   fpLo = new Uint32Array(1024);
   fpHi = new Uint32Array(1024);
   depth = new Uint32Array(1024);
@@ -42,24 +35,9 @@ export class Store {
   edgeCells = new Uint16Array(4096);
   edgeAction = new Uint16Array(4096);
 
-  /** The empty slot where the last unsuccessful `find` stopped, and for which fingerprint: `add` fills it without probing again. */
-  private freeSlot = -1;
-  private freeLo = 0;
-  private freeHi = 0;
-
   /** The node with this fingerprint, or -1. */
   find(lo: number, hi: number): number {
-    const { table, mask } = this;
-    for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[SLOT * slot];
-      if (entry === 0) {
-        this.freeSlot = slot;
-        this.freeLo = lo;
-        this.freeHi = hi;
-        return -1;
-      }
-      if (table[SLOT * slot + 1] === hi && table[SLOT * slot + 2] === lo) return entry - 1;
-    }
+    return this.table.find(lo, hi);
   }
 
   /** Adds a node (the caller checked it is new) and returns its id; fastest right after `find` returned -1 for it. */
@@ -72,17 +50,7 @@ export class Store {
     this.parent[id] = parent;
     this.parentAction[id] = parentAction;
     this.flags[id] = flags;
-    const slot = this.freeSlot;
-    this.freeSlot = -1;
-    if (this.nodeCount * 10 * SLOT > this.table.length * 7) {
-      this.rehash();
-    } else if (slot >= 0 && this.freeLo === lo && this.freeHi === hi) {
-      this.table[SLOT * slot] = id + 1;
-      this.table[SLOT * slot + 1] = hi;
-      this.table[SLOT * slot + 2] = lo;
-    } else {
-      this.place(id);
-    }
+    this.table.insert(id, lo, hi);
     return id;
   }
 
@@ -91,38 +59,39 @@ export class Store {
    * the search does not pause to grow and rehash them.
    */
   constructor(expectedNodes?: number) {
-    if (expectedNodes === undefined) return;
-    const nodes = Math.min(expectedNodes, 1 << 25);
-    this.growNodes(nodes);
-    let slots = this.table.length / SLOT;
-    while (nodes * 10 > slots * 7) slots *= 2;
-    this.table = new Uint32Array(SLOT * slots);
-    this.mask = slots - 1;
+    const nodes = expectedNodes === undefined ? 0 : Math.min(expectedNodes, 1 << 25);
+    this.table = new FingerprintTable(nodes);
+    if (nodes > 0) this.growNodes(nodes);
   }
 
-  /** Starts the edge list of node `u`: call before `addEdge` for it (nodes expand in id order). */
-  beginEdges(u: number): void {
-    this.edgeStart[u] = this.edgeCount;
-    this.flags[u] |= NodeFlag.EXPANDED;
-  }
-
-  addEdge(target: number, keys: number, cells: number, action: number): void {
-    const e = this.edgeCount++;
-    if (e >= this.edgeTarget.length) {
-      this.edgeTarget = grown(this.edgeTarget, e + 1);
-      this.edgeKeys = grown(this.edgeKeys, e + 1);
-      this.edgeCells = grown(this.edgeCells, e + 1);
-      this.edgeAction = grown(this.edgeAction, e + 1);
+  /**
+   * Appends the edges of newly expanded nodes (the next in id order), all in one copy: node
+   * ids[i] has the records recordEnds[i - 1] .. recordEnds[i] of the given arrays as its edges.
+   */
+  addExpanded(ids: Int32Array, recordEnds: Uint32Array, target: Int32Array, keys: Uint8Array, cells: Uint16Array, action: Uint16Array): void {
+    const base = this.edgeCount;
+    for (let i = 0; i < ids.length; i++) {
+      this.edgeStart[ids[i]] = base + (i > 0 ? recordEnds[i - 1] : 0);
+      this.flags[ids[i]] |= NodeFlag.EXPANDED;
     }
-    this.edgeTarget[e] = target;
-    this.edgeKeys[e] = keys;
-    this.edgeCells[e] = cells;
-    this.edgeAction[e] = action;
+    const count = ids.length > 0 ? recordEnds[ids.length - 1] : 0;
+    const need = base + count;
+    if (need > this.edgeTarget.length) {
+      this.edgeTarget = grown(this.edgeTarget, need);
+      this.edgeKeys = grown(this.edgeKeys, need);
+      this.edgeCells = grown(this.edgeCells, need);
+      this.edgeAction = grown(this.edgeAction, need);
+    }
+    this.edgeTarget.set(target.subarray(0, count), base);
+    this.edgeKeys.set(keys.subarray(0, count), base);
+    this.edgeCells.set(cells.subarray(0, count), base);
+    this.edgeAction.set(action.subarray(0, count), base);
+    this.edgeCount = need;
   }
 
   /** Bytes held by the store's arrays (allocated, including spare capacity). */
   get bytes(): number {
-    const arrays = [this.table, this.fpLo, this.fpHi, this.depth, this.parent, this.parentAction, this.flags, this.edgeStart, this.edgeTarget, this.edgeKeys, this.edgeCells, this.edgeAction];
+    const arrays = [this.table.words, this.fpLo, this.fpHi, this.depth, this.parent, this.parentAction, this.flags, this.edgeStart, this.edgeTarget, this.edgeKeys, this.edgeCells, this.edgeAction];
     return arrays.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
@@ -149,22 +118,6 @@ export class Store {
       fingerprintHi: this.fpHi.subarray(0, n),
       actions,
     };
-  }
-
-  private place(id: number): void {
-    const { table, mask } = this;
-    let slot = this.fpLo[id] & mask;
-    while (table[SLOT * slot] !== 0) slot = (slot + 1) & mask;
-    table[SLOT * slot] = id + 1;
-    table[SLOT * slot + 1] = this.fpHi[id];
-    table[SLOT * slot + 2] = this.fpLo[id];
-  }
-
-  /** Doubles the table when it is 70% full. */
-  private rehash(): void {
-    this.table = new Uint32Array(this.table.length * 2);
-    this.mask = this.table.length / SLOT - 1;
-    for (let id = 0; id < this.nodeCount; id++) this.place(id);
   }
 
   private growNodes(need: number): void {

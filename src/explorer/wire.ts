@@ -1,7 +1,11 @@
 import { Packr } from 'msgpackr';
 
-/** Messages between coordinator and workers: msgpack with typed arrays kept as typed arrays. */
-const packr = new Packr({ moreTypes: true, useRecords: false });
+/**
+ * Messages between coordinator and workers: msgpack with typed arrays kept as typed arrays. Byte
+ * arrays are unpacked as copies, not views of the message, so keeping one (the frontier keeps
+ * successor bytes) does not keep the whole message alive.
+ */
+const packr = new Packr({ moreTypes: true, useRecords: false, copyBuffers: true });
 
 /** Packs into a buffer of its own (never the packer's shared one), ready to transfer. */
 export function packMessage(value: unknown): ArrayBuffer {

@@ -4,8 +4,8 @@ import { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../engine/loader.js';
 
 /** Worker handlers live compiled under dist/workers (built by npm install), behind one CommonJS entry. */
-export function workerPool(handler: 'expand' | 'walk' | 'fuzz', workers: number): Piscina {
-  return new Piscina({ filename: join(PACKAGE_ROOT, 'dist', 'workers', 'entry.cjs'), name: handler, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+export function workerPool(handler: 'expand' | 'walk' | 'fuzz', workers: number, tasksPerWorker = 1): Piscina {
+  return new Piscina({ filename: join(PACKAGE_ROOT, 'dist', 'workers', 'entry.cjs'), name: handler, minThreads: workers, maxThreads: workers, idleTimeout: 60_000, concurrentTasksPerWorker: tasksPerWorker });
 }
 
 /**

@@ -1,0 +1,103 @@
+/**
+ * The fingerprint -> node id hash table, in shared memory. The coordinator alone writes it; the
+ * workers read it while expanding, to name the successors that are already known, so the
+ * coordinator skips the lookup (a cache miss into a table of many megabytes) for most edges.
+ *
+ * Open addressing on the fingerprint's low bits, linear probing. A slot is three words: node id
+ * + 1 (0 = empty), fingerprint high half, low half, so a probe touches one place in memory.
+ * A slot is published by writing the id word last (Atomics.store): a reader that sees the id sees
+ * the fingerprint with it, and a reader that sees 0 merely reports "unknown", which the
+ * coordinator then resolves itself. Slots are never removed or moved; growing makes a new table,
+ * and a reader holding the old one only sees fewer nodes.
+ */
+export const SLOT = 3;
+
+/** The node with this fingerprint in a table some other thread may be writing, or -1 if not (yet) there. */
+export function lookupShared(table: Uint32Array, lo: number, hi: number): number {
+  const mask = table.length / SLOT - 1;
+  for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
+    const entry = Atomics.load(table, SLOT * slot);
+    if (entry === 0) return -1;
+    if (table[SLOT * slot + 1] === hi && table[SLOT * slot + 2] === lo) return entry - 1;
+  }
+}
+
+export class FingerprintTable {
+  /** The slots; replaced (not resized) when the table grows. */
+  words: Uint32Array;
+  private mask: number;
+  private count = 0;
+  /** The empty slot where the last unsuccessful `find` stopped, and for which fingerprint: `insert` fills it without probing again. */
+  private freeSlot = -1;
+  private freeLo = 0;
+  private freeHi = 0;
+
+  /** Room for `expected` entries before the first growth. */
+  constructor(expected = 0) {
+    let slots = 1 << 12;
+    while (expected * 10 > slots * 7) slots *= 2;
+    this.words = FingerprintTable.allocate(slots);
+    this.mask = slots - 1;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The id stored for this fingerprint, or -1. */
+  find(lo: number, hi: number): number {
+    const { words, mask } = this;
+    for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
+      const entry = words[SLOT * slot];
+      if (entry === 0) {
+        this.freeSlot = slot;
+        this.freeLo = lo;
+        this.freeHi = hi;
+        return -1;
+      }
+      if (words[SLOT * slot + 1] === hi && words[SLOT * slot + 2] === lo) return entry - 1;
+    }
+  }
+
+  /** Stores `id` for a fingerprint the caller knows is absent; fastest right after `find` returned -1 for it. */
+  insert(id: number, lo: number, hi: number): void {
+    this.count++;
+    if (this.count * 10 > (this.mask + 1) * 7) this.grow();
+    let slot = this.freeSlot;
+    this.freeSlot = -1;
+    if (slot < 0 || this.freeLo !== lo || this.freeHi !== hi) {
+      slot = lo & this.mask;
+      while (this.words[SLOT * slot] !== 0) slot = (slot + 1) & this.mask;
+    }
+    this.publish(slot, id, lo, hi);
+  }
+
+  private publish(slot: number, id: number, lo: number, hi: number): void {
+    this.words[SLOT * slot + 1] = hi;
+    this.words[SLOT * slot + 2] = lo;
+    Atomics.store(this.words, SLOT * slot, id + 1);
+  }
+
+  /** Doubles the slots into a new shared buffer (readers of the old one keep a valid subset). */
+  private grow(): void {
+    const old = this.words;
+    const slots = 2 * (this.mask + 1);
+    this.words = FingerprintTable.allocate(slots);
+    this.mask = slots - 1;
+    this.freeSlot = -1;
+    for (let s = 0; s < old.length; s += SLOT) {
+      if (old[s] === 0) continue;
+      const lo = old[s + 2];
+      let slot = lo & this.mask;
+      while (this.words[SLOT * slot] !== 0) slot = (slot + 1) & this.mask;
+      // No reader has the new table yet: plain writes.
+      this.words[SLOT * slot] = old[s];
+      this.words[SLOT * slot + 1] = old[s + 1];
+      this.words[SLOT * slot + 2] = lo;
+    }
+  }
+
+  private static allocate(slots: number): Uint32Array {
+    return new Uint32Array(new SharedArrayBuffer(SLOT * slots * 4));
+  }
+}
