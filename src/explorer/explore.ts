@@ -127,7 +127,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   let expandedCount = 0;
   let stopReason: StopReason | null = null;
   let lastProgress = 0;
-  const inflight: { ids: Int32Array; result: Promise<ExpandResult> }[] = [];
+  const inflight: { ids: Int32Array; done: boolean; result: Promise<ExpandResult> }[] = [];
 
   const stop = (reason: StopReason): void => {
     stopReason ??= reason;
@@ -182,18 +182,41 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
     options.onProgress({ nodes: store.nodeCount, edges: store.edgeCount, transitions: steps, depth, frontier: queue.size, seconds: (now - started) / 1000, storeBytes: store.bytes });
   };
 
+  /** Batches not yet finished by a worker (each worker holds up to two, so it never waits for this thread). */
+  let running = 0;
+  /** Called when any batch finishes, so a worker that ran ahead gets its next batch at once. */
+  let wake: (() => void) | undefined;
+  const dispatch = (): void => {
+    const batchStates = Math.min(4096, Math.max(1, Math.round(targetSteps / stepsPerState)));
+    while (stopReason === null && queue.size > 0 && running < 2 * workers && inflight.length < 4 * workers) {
+      const idle = workers - running;
+      if (queue.size < batchStates && idle <= 0) break;
+      const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
+      const batch = queue.take(count);
+      const entry = { ids: batch.ids, done: false, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends }, store.table.words)) };
+      running++;
+      const finished = (): void => {
+        entry.done = true;
+        running--;
+        wake?.();
+      };
+      entry.result.then(finished, finished);
+      inflight.push(entry);
+    }
+  };
+
   try {
     for (;;) {
-      const batchStates = Math.min(4096, Math.max(1, Math.round(targetSteps / stepsPerState)));
-      while (stopReason === null && queue.size > 0 && inflight.length < 2 * workers) {
-        const idle = workers - inflight.length;
-        if (queue.size < batchStates && idle <= 0) break;
-        const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
-        const batch = queue.take(count);
-        inflight.push({ ids: batch.ids, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends }, store.table.words)) });
-      }
-      const next = inflight.shift();
+      dispatch();
+      const next = inflight[0];
       if (!next) break;
+      if (!next.done) {
+        // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      inflight.shift();
       const result = await next.result;
       if (stopReason === null) merge(next.ids, result);
       if (options.signal?.aborted) stop('interrupted');
