@@ -3,13 +3,17 @@ import { playerMoves, type Game } from '../src/engine/game.js';
 import { fingerprintInto } from '../src/engine/identity.js';
 import type { LoadedGame } from '../src/engine/loader.js';
 import { exploreGraph } from '../src/explorer/explore.js';
-import { median, rate, type Timing } from './measure.js';
+import { collectGarbage, median, type Timing } from './measure.js';
 
-/** The first `count` non-terminal states in BFS order, as canonical bytes (the explorer's frontier). */
-export function bfsStates(game: Game, level: number, count: number): Uint8Array[] {
+/**
+ * The first `count` non-terminal states in BFS order (the explorer's frontier), their canonical
+ * bytes packed back to back: a million separate arrays would weigh on every garbage collection of
+ * the explorer runs measured beside them.
+ */
+export function bfsStates(game: Game, level: number, count: number): { bytes: Uint8Array; ends: Uint32Array } {
   const seen = new Set<string>();
   const fp = { lo: 0, hi: 0 };
-  const queue: unknown[] = [game.init(level)];
+  let queue: unknown[] = [game.init(level)];
   const out: Uint8Array[] = [];
   for (let i = 0; i < queue.length && out.length < count; i++) {
     const s = queue[i];
@@ -25,16 +29,22 @@ export function bfsStates(game: Game, level: number, count: number): Uint8Array[
       }
     }
   }
-  return out;
+  queue = [];
+  const ends = new Uint32Array(out.length);
+  let total = 0;
+  out.forEach((b, i) => (ends[i] = total += b.length));
+  const bytes = new Uint8Array(total);
+  out.forEach((b, i) => bytes.set(b, ends[i] - b.length));
+  return { bytes, ends };
 }
 
 /** The limit: decode, step every move, encode, hash and classify, single-threaded, nothing stored. */
-export function rawStepLoop(game: Game, states: Uint8Array[]): number {
+export function rawStepLoop(game: Game, states: { bytes: Uint8Array; ends: Uint32Array }): number {
   const fp = { lo: 0, hi: 0 };
   const t = performance.now();
   let steps = 0;
-  for (const bytes of states) {
-    const s = game.decode(bytes);
+  for (let i = 0, start = 0; i < states.ends.length; start = states.ends[i++]) {
+    const s = game.decode(states.bytes.subarray(start, states.ends[i]));
     for (const a of playerMoves(game, s)) {
       const next = game.step(s, a);
       fingerprintInto(game.encode(next), fp);
@@ -81,25 +91,57 @@ export interface ExplorerBench {
   naiveMaxNodes: number;
   /** Transitions per second by worker count. */
   workers: { workers: number; transitions: Timing; states: Timing; bytesPerState: number }[];
+  /**
+   * Ratios taken within each round (rounds run every configuration back to back, so the shared
+   * machine's slow drift cancels), with their medians: 1 worker to the raw loop and to the naive
+   * explorer, and each worker count to 1 worker.
+   */
+  paired: { oneVsRaw: Timing; oneVsNaive: Timing; vsOneWorker: { workers: number; ratio: Timing }[] };
 }
 
+/**
+ * Runs the raw loop, the naive explorer and the explorer at each worker count in turn, for a
+ * warm-up round and then `reps` rounds.
+ */
 export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes: number, naiveMaxNodes: number, workerCounts: number[], reps: number): Promise<ExplorerBench> {
   const { game } = loaded;
   const states = bfsStates(game, level, maxNodes);
-  const raw = await rate(reps, () => rawStepLoop(game, states));
-  const naive = await rate(reps, () => naiveExplorer(game, level, naiveMaxNodes));
-  const workers: ExplorerBench['workers'] = [];
-  for (const k of workerCounts) {
-    let bytesPerState = 0;
-    const nodeRates: number[] = [];
-    const transitions = await rate(reps, async () => {
-      const { result: r } = await exploreGraph(loaded, { level, workers: k, maxNodes });
-      bytesPerState = r.bytesPerState;
-      nodeRates.push(r.nodes / r.seconds);
-      return r.transitionsPerSecond;
-    });
-    const states = { median: median(nodeRates.slice(1)), runs: nodeRates.slice(1) };
-    workers.push({ workers: k, transitions, states, bytesPerState });
+  const raw: number[] = [];
+  const naive: number[] = [];
+  const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0 }));
+  for (let round = 0; round <= reps; round++) {
+    const keep = round > 0;
+    collectGarbage();
+    const r = rawStepLoop(game, states);
+    collectGarbage();
+    const n = naiveExplorer(game, level, naiveMaxNodes);
+    if (keep) {
+      raw.push(r);
+      naive.push(n);
+    }
+    for (const [i, k] of workerCounts.entries()) {
+      collectGarbage();
+      const { result } = await exploreGraph(loaded, { level, workers: k, maxNodes });
+      runs[i].bytesPerState = result.bytesPerState;
+      if (!keep) continue;
+      runs[i].transitions.push(result.transitionsPerSecond);
+      runs[i].states.push(result.nodes / result.seconds);
+    }
   }
-  return { game: game.id, level, maxNodes, raw, naive, naiveMaxNodes, workers };
+  const timing = (xs: number[]): Timing => ({ median: median(xs), runs: xs });
+  const one = runs[workerCounts.indexOf(1)].transitions;
+  return {
+    game: game.id,
+    level,
+    maxNodes,
+    raw: timing(raw),
+    naive: timing(naive),
+    naiveMaxNodes,
+    workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i].transitions), states: timing(runs[i].states), bytesPerState: runs[i].bytesPerState })),
+    paired: {
+      oneVsRaw: timing(one.map((x, j) => x / raw[j])),
+      oneVsNaive: timing(one.map((x, j) => x / naive[j])),
+      vsOneWorker: workerCounts.map((k, i) => ({ workers: k, ratio: timing(runs[i].transitions.map((x, j) => x / one[j])) })),
+    },
+  };
 }

@@ -74,13 +74,14 @@ if (values.huge) {
 }
 
 const one = explorer.workers.find((w) => w.workers === 1)!;
-const two = explorer.workers.find((w) => w.workers === 2);
+/** The explorer's ratios are medians of ratios taken within a round (see ExplorerBench.paired). */
+const scaling = (k: number): number | null => explorer.paired.vsOneWorker.find((w) => w.workers === k)?.ratio.median ?? null;
 const ratios = {
-  explorer1VsRaw: one.transitions.median / explorer.raw.median,
-  explorer2Vs1: two ? two.transitions.median / one.transitions.median : null,
-  explorerAllVs1: explorer.workers[explorer.workers.length - 1].transitions.median / one.transitions.median,
-  explorer1VsNaive: one.transitions.median / explorer.naive.median,
-  walksAllVs1: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.workers[0].stepsPerSecond.median,
+  explorer1VsRaw: explorer.paired.oneVsRaw.median,
+  explorer2Vs1: scaling(2),
+  explorerAllVs1: scaling(all)!,
+  explorer1VsNaive: explorer.paired.oneVsNaive.median,
+  walksAllVs1: walks.workers[walks.workers.length - 1].vsOneWorker.median,
   walksAllVsRaw: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.raw.median,
   random2VsRaw: qualifyBench.random2 / walks.raw.median,
   fuzzVsRaw: qualifyBench.fuzz / walks.raw.median,
@@ -119,10 +120,13 @@ for (const e of engine) {
 rows.push([`raw step loop ${explorer.game}:${explorer.level} (1 thread)`, `${fmt(explorer.raw.median)} transitions/s`, 'baseline']);
 rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} states)`, `${fmt(explorer.naive.median)} transitions/s`, '']);
 for (const w of explorer.workers) {
-  rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${(w.transitions.median / one.transitions.median).toFixed(2)}x 1 worker, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
+  const vsOne = scaling(w.workers)!;
+  const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+  const spread = explorer.paired.vsOneWorker.find((p) => p.workers === w.workers)!.ratio.runs;
+  rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${range(spread)})` : ''}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
 }
 rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no pool)`, `${fmt(walks.raw.median)} steps/s`, 'baseline']);
-for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${(w.stepsPerSecond.median / walks.workers[0].stepsPerSecond.median).toFixed(2)}x 1 worker`]);
+for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${w.vsOneWorker.median.toFixed(2)}x 1 worker`]);
 rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
 rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, `${(qualifyBench.fuzz / walks.raw.median).toFixed(3)}x the raw random loop`]);
 for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);

@@ -1,7 +1,7 @@
 import type { LoadedGame } from '../src/engine/loader.js';
 import { randomPlay } from '../src/random/random.js';
 import { runWalks } from '../src/random/walk.js';
-import { rate, type Timing } from './measure.js';
+import { collectGarbage, median, type Timing } from './measure.js';
 
 export interface WalksBench {
   game: string;
@@ -9,7 +9,8 @@ export interface WalksBench {
   steps: number;
   /** The raw single-threaded loop: the same seeded episodes played in-process, no pool. */
   raw: Timing;
-  workers: { workers: number; stepsPerSecond: Timing }[];
+  /** vsOneWorker: ratios to the first worker count taken within each round, as in the explorer bench. */
+  workers: { workers: number; stepsPerSecond: Timing; vsOneWorker: Timing }[];
 }
 
 /** Plays whole episodes in-process until `steps` steps are spent; returns steps per second. */
@@ -23,12 +24,27 @@ function rawWalks(loaded: LoadedGame, level: number, steps: number): number {
   return spent / ((performance.now() - started) / 1000);
 }
 
+/** Runs the raw loop and each worker count in turn, for a warm-up round and then `reps` rounds (see benchExplorer). */
 export async function benchWalks(loaded: LoadedGame, level: number, steps: number, workerCounts: number[], reps: number): Promise<WalksBench> {
-  const raw = await rate(reps, () => rawWalks(loaded, level, steps));
-  const workers: WalksBench['workers'] = [];
-  for (const k of workerCounts) {
-    const stepsPerSecond = await rate(reps, async () => (await randomPlay(loaded, { level, steps, workers: k, seed: 7 })).stepsPerSecond);
-    workers.push({ workers: k, stepsPerSecond });
+  const raw: number[] = [];
+  const runs = workerCounts.map(() => [] as number[]);
+  for (let round = 0; round <= reps; round++) {
+    collectGarbage();
+    const r = rawWalks(loaded, level, steps);
+    if (round > 0) raw.push(r);
+    for (const [i, k] of workerCounts.entries()) {
+      collectGarbage();
+      const { stepsPerSecond } = await randomPlay(loaded, { level, steps, workers: k, seed: 7 });
+      if (round > 0) runs[i].push(stepsPerSecond);
+    }
   }
-  return { game: loaded.game.id, level, steps, raw, workers };
+  const timing = (xs: number[]): Timing => ({ median: median(xs), runs: xs });
+  const one = runs[0];
+  return {
+    game: loaded.game.id,
+    level,
+    steps,
+    raw: timing(raw),
+    workers: workerCounts.map((k, i) => ({ workers: k, stepsPerSecond: timing(runs[i]), vsOneWorker: timing(runs[i].map((x, j) => x / one[j])) })),
+  };
 }
