@@ -5,10 +5,9 @@ import { loadGameModule } from '../src/engine/loader.js';
 import { expandBatch, type ExpandTask } from '../src/explorer/expand.js';
 import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 
-export default async function expand(message: { task: ArrayBuffer; known?: SharedArrayBuffer }): Promise<unknown> {
+export default async function expand(buffer: ArrayBuffer): Promise<unknown> {
   await initIdentity();
-  const task = unpackMessage<ExpandTask>(message.task);
+  const task = unpackMessage<ExpandTask>(buffer);
   const game = await loadGameModule(task.module);
-  const known = message.known && new Uint32Array(message.known);
-  return move(packMessage(expandBatch(game, task, known)));
+  return move(packMessage(expandBatch(game, task)));
 }

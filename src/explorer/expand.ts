@@ -1,7 +1,6 @@
 import { GameAction, actionCode, type Action } from '../engine/actions.js';
 import { clickClasses, type Game } from '../engine/game.js';
 import { fingerprintInto, type Fingerprint } from '../engine/identity.js';
-import { lookupShared } from './table.js';
 
 /** Successor status codes shipped back to the coordinator. */
 export const Outcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
@@ -31,9 +30,8 @@ export interface ExpandResult {
   action: Uint16Array;
   outcome: Uint8Array;
   /**
-   * What the worker knows of the successor's node: its id (>= 0) when the coordinator's table
-   * already held it, -2 - j when record j of an earlier state in this batch is the same successor,
-   * else -1 (the coordinator looks it up).
+   * -2 - j when record j of an earlier state in this batch is the same successor, else -1 (the
+   * coordinator looks it up). So the successors the coordinator looks up are distinct in a batch.
    */
   node: Int32Array;
   /**
@@ -155,11 +153,8 @@ class Records {
   }
 }
 
-/**
- * Expands every state of the batch over every available action (clicks over their classes).
- * `known` is the coordinator's fingerprint table (table.ts), read to name successors it already holds.
- */
-export function expandBatch(game: Game, task: ExpandTask, known?: Uint32Array): ExpandResult {
+/** Expands every state of the batch over every available action (clicks over their classes). */
+export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
   const n = task.ends.length;
   const steps = new Uint32Array(n);
   const recordEnds = new Uint32Array(n);
@@ -171,8 +166,8 @@ export function expandBatch(game: Game, task: ExpandTask, known?: Uint32Array): 
   let state: unknown;
 
   /**
-   * Steps `state` by `a`: merges into this state's record of the same successor, or adds one that
-   * names what is already known of it (see ExpandResult.node).
+   * Steps `state` by `a`: merges into this state's record of the same successor, or adds one
+   * (pointing at an earlier state's record of it, see ExpandResult.node).
    */
   const visit = (a: Action, cellCount: number, s: number): void => {
     const next = game.step(state, a);
@@ -192,7 +187,7 @@ export function expandBatch(game: Game, task: ExpandTask, known?: Uint32Array): 
       node = rec.node[r] === -1 ? -2 - r : rec.node[r];
       o = rec.outcome[r];
     } else {
-      node = known ? lookupShared(known, fp.lo, fp.hi) : -1;
+      node = -1;
       const status = game.status(next);
       o = status === 'won' ? Outcome.WON : status === 'lost' ? Outcome.LOST : Outcome.PLAYING;
     }

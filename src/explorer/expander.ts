@@ -6,8 +6,7 @@ import { packMessage, unpackMessage } from './wire.js';
 /** Runs expansion batches somewhere: a worker pool, or this thread. */
 export interface Expander {
   readonly workers: number;
-  /** `known`: the coordinator's shared fingerprint table, for the workers to read (table.ts). */
-  run(task: ExpandTask, known?: Uint32Array): Promise<ExpandResult>;
+  run(task: ExpandTask): Promise<ExpandResult>;
   close(): Promise<void>;
 }
 
@@ -16,10 +15,9 @@ export function poolExpander(workers: number): Expander {
   const pool = workerPool('expand', workers, 2);
   return {
     workers,
-    async run(task, known) {
+    async run(task) {
       const buffer = packMessage(task);
-      // The table's SharedArrayBuffer is shared with the worker, not copied.
-      const reply: ArrayBuffer = await pool.run({ task: buffer, known: known?.buffer }, { transferList: [buffer] });
+      const reply: ArrayBuffer = await pool.run(buffer, { transferList: [buffer] });
       return unpackMessage<ExpandResult>(reply);
     },
     async close() {
@@ -35,11 +33,11 @@ export function poolExpander(workers: number): Expander {
 export function inlineExpander(game: Game, delay?: () => number): Expander {
   return {
     workers: 1,
-    run(task, known) {
-      if (!delay) return Promise.resolve().then(() => expandBatch(game, task, known));
+    run(task) {
+      if (!delay) return Promise.resolve().then(() => expandBatch(game, task));
       return new Promise((resolve, reject) => setTimeout(() => {
         try {
-          resolve(expandBatch(game, task, known));
+          resolve(expandBatch(game, task));
         } catch (err) {
           reject(err);
         }

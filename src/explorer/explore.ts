@@ -136,9 +136,9 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
   const merge = (ids: Int32Array, r: ExpandResult): void => {
     const { lo, hi, keys, cells, action, outcome, node, bytes, bytesEnd, recordEnds } = r;
-    // The successors the worker could not name are distinct within the batch, so whether the
-    // store holds them does not depend on this batch's own additions: look them all up first,
-    // in one tight loop whose cache misses overlap.
+    // The successors left to look up are distinct within the batch (the worker pointed repeats at
+    // their first record), so whether the store holds them does not depend on this batch's own
+    // additions: look them all up first, in one tight loop.
     for (let k = 0; k < node.length; k++) if (node[k] === -1) node[k] = store.find(lo[k], hi[k]);
     let merged = 0;
     let first = 0;
@@ -193,7 +193,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
       if (queue.size < batchStates && idle <= 0) break;
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      const entry = { ids: batch.ids, done: false, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends }, store.table.words)) };
+      const entry = { ids: batch.ids, done: false, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends })) };
       running++;
       const finished = (): void => {
         entry.done = true;

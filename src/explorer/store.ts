@@ -13,14 +13,14 @@ function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a:
 }
 
 /**
- * The explorer's compact store: nodes keyed by 64-bit fingerprint in a shared hash table of node
- * ids (table.ts), per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
+ * The explorer's compact store: nodes keyed by 64-bit fingerprint in a hash table of node ids
+ * (table.ts), per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
  * arrays appended as nodes are expanded in id order. About 35 bytes a node plus 9 an edge.
  */
 export class Store {
   nodeCount = 0;
   edgeCount = 0;
-  /** Fingerprint -> node id, in shared memory so workers can name known successors. */
+  /** Fingerprint -> node id. */
   readonly table: FingerprintTable;
   fpLo = new Uint32Array(1024);
   fpHi = new Uint32Array(1024);

@@ -1,29 +1,12 @@
 /**
- * The fingerprint -> node id hash table, in shared memory. The coordinator alone writes it; the
- * workers read it while expanding, to name the successors that are already known, so the
- * coordinator skips the lookup (a cache miss into a table of many megabytes) for most edges.
- *
- * Open addressing on the fingerprint's low bits, linear probing. A slot is three words: node id
- * + 1 (0 = empty), fingerprint high half, low half, so a probe touches one place in memory.
- * A slot is published by writing the id word last (Atomics.store): a reader that sees the id sees
- * the fingerprint with it, and a reader that sees 0 merely reports "unknown", which the
- * coordinator then resolves itself. Slots are never removed or moved; growing makes a new table,
- * and a reader holding the old one only sees fewer nodes.
+ * The fingerprint -> node id hash table of the explorer's store. Open addressing on the
+ * fingerprint's low bits, linear probing; a slot is three words: node id + 1 (0 = empty),
+ * fingerprint high half, low half, so a probe touches one place in memory.
  */
-export const SLOT = 3;
-
-/** The node with this fingerprint in a table some other thread may be writing, or -1 if not (yet) there. */
-export function lookupShared(table: Uint32Array, lo: number, hi: number): number {
-  const mask = table.length / SLOT - 1;
-  for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
-    const entry = Atomics.load(table, SLOT * slot);
-    if (entry === 0) return -1;
-    if (table[SLOT * slot + 1] === hi && table[SLOT * slot + 2] === lo) return entry - 1;
-  }
-}
+const SLOT = 3;
 
 export class FingerprintTable {
-  /** The slots; replaced (not resized) when the table grows. */
+  /** The slots; replaced when the table grows. */
   words: Uint32Array;
   private mask: number;
   private count = 0;
@@ -73,12 +56,12 @@ export class FingerprintTable {
   }
 
   private publish(slot: number, id: number, lo: number, hi: number): void {
+    this.words[SLOT * slot] = id + 1;
     this.words[SLOT * slot + 1] = hi;
     this.words[SLOT * slot + 2] = lo;
-    Atomics.store(this.words, SLOT * slot, id + 1);
   }
 
-  /** Doubles the slots into a new shared buffer (readers of the old one keep a valid subset). */
+  /** Doubles the slots. */
   private grow(): void {
     const old = this.words;
     const slots = 2 * (this.mask + 1);
@@ -90,14 +73,11 @@ export class FingerprintTable {
       const lo = old[s + 2];
       let slot = lo & this.mask;
       while (this.words[SLOT * slot] !== 0) slot = (slot + 1) & this.mask;
-      // No reader has the new table yet: plain writes.
-      this.words[SLOT * slot] = old[s];
-      this.words[SLOT * slot + 1] = old[s + 1];
-      this.words[SLOT * slot + 2] = lo;
+      this.publish(slot, old[s] - 1, lo, old[s + 1]);
     }
   }
 
   private static allocate(slots: number): Uint32Array {
-    return new Uint32Array(new SharedArrayBuffer(SLOT * slots * 4));
+    return new Uint32Array(SLOT * slots);
   }
 }
