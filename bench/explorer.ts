@@ -1,59 +1,10 @@
 import graphology from 'graphology';
 import { playerMoves, type Game } from '../src/engine/game.js';
-import { fingerprintInto } from '../src/engine/identity.js';
 import type { LoadedGame } from '../src/engine/loader.js';
 import { exploreGraph } from '../src/explorer/explore.js';
+import { rawLoopThreads } from './ceiling.js';
 import { collectGarbage, median, type Timing } from './measure.js';
-
-/**
- * The first `count` non-terminal states in BFS order (the explorer's frontier), their canonical
- * bytes packed back to back: a million separate arrays would weigh on every garbage collection of
- * the explorer runs measured beside them.
- */
-export function bfsStates(game: Game, level: number, count: number): { bytes: Uint8Array; ends: Uint32Array } {
-  const seen = new Set<string>();
-  const fp = { lo: 0, hi: 0 };
-  let queue: unknown[] = [game.init(level)];
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < queue.length && out.length < count; i++) {
-    const s = queue[i];
-    if (game.status(s) !== 'playing') continue;
-    out.push(game.encode(s));
-    for (const a of playerMoves(game, s)) {
-      const t = game.step(s, a);
-      fingerprintInto(game.encode(t), fp);
-      const key = `${fp.lo}:${fp.hi}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        queue.push(t);
-      }
-    }
-  }
-  queue = [];
-  const ends = new Uint32Array(out.length);
-  let total = 0;
-  out.forEach((b, i) => (ends[i] = total += b.length));
-  const bytes = new Uint8Array(total);
-  out.forEach((b, i) => bytes.set(b, ends[i] - b.length));
-  return { bytes, ends };
-}
-
-/** The limit: decode, step every move, encode, hash and classify, single-threaded, nothing stored. */
-export function rawStepLoop(game: Game, states: { bytes: Uint8Array; ends: Uint32Array }): number {
-  const fp = { lo: 0, hi: 0 };
-  const t = performance.now();
-  let steps = 0;
-  for (let i = 0, start = 0; i < states.ends.length; start = states.ends[i++]) {
-    const s = game.decode(states.bytes.subarray(start, states.ends[i]));
-    for (const a of playerMoves(game, s)) {
-      const next = game.step(s, a);
-      fingerprintInto(game.encode(next), fp);
-      game.status(next);
-      steps++;
-    }
-  }
-  return steps / ((performance.now() - t) / 1000);
-}
+import { bfsStates } from './raw.js';
 
 /** The naive explorer: a Graphology graph kept live, string identities, one insertion per transition. */
 export function naiveExplorer(game: Game, level: number, maxNodes: number): number {
@@ -97,28 +48,35 @@ export interface ExplorerBench {
    * explorer, and each worker count to 1 worker.
    */
   paired: { oneVsRaw: Timing; oneVsNaive: Timing; vsOneWorker: { workers: number; ratio: Timing }[] };
+  /**
+   * The machine's parallel ceiling (bench/ceiling.ts): the raw loop in k threads at once, and its
+   * per-round ratio to 1 thread (whose figure is `raw`).
+   */
+  ceiling: { threads: number; transitions: Timing; vsOneThread: Timing }[];
 }
 
 /**
- * Runs the raw loop, the naive explorer and the explorer at each worker count in turn, for a
- * warm-up round and then `reps` rounds.
+ * Runs the raw loop in 1..k threads, the naive explorer and the explorer at each worker count in
+ * turn, for a warm-up round and then `reps` rounds. `workerCounts` starts with 1. The raw loop
+ * runs in threads of its own, as the explorer's workers do: on this thread, after the naive
+ * explorer (or anything else) has stepped states built by a game's init, a game's code can run
+ * much slower (bx19: 1.9x, its init and decode give states different shapes).
  */
 export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes: number, naiveMaxNodes: number, workerCounts: number[], reps: number): Promise<ExplorerBench> {
   const { game } = loaded;
   const states = bfsStates(game, level, maxNodes);
-  const raw: number[] = [];
   const naive: number[] = [];
   const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0 }));
+  const ceiling = workerCounts.map(() => [] as number[]);
   for (let round = 0; round <= reps; round++) {
     const keep = round > 0;
-    collectGarbage();
-    const r = rawStepLoop(game, states);
+    for (const [i, k] of workerCounts.entries()) {
+      const c = await rawLoopThreads(loaded.module, states, k);
+      if (keep) ceiling[i].push(c);
+    }
     collectGarbage();
     const n = naiveExplorer(game, level, naiveMaxNodes);
-    if (keep) {
-      raw.push(r);
-      naive.push(n);
-    }
+    if (keep) naive.push(n);
     for (const [i, k] of workerCounts.entries()) {
       collectGarbage();
       const { result } = await exploreGraph(loaded, { level, workers: k, maxNodes });
@@ -129,7 +87,8 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
     }
   }
   const timing = (xs: number[]): Timing => ({ median: median(xs), runs: xs });
-  const one = runs[workerCounts.indexOf(1)].transitions;
+  const one = runs[0].transitions;
+  const raw = ceiling[0];
   return {
     game: game.id,
     level,
@@ -143,5 +102,6 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
       oneVsNaive: timing(one.map((x, j) => x / naive[j])),
       vsOneWorker: workerCounts.map((k, i) => ({ workers: k, ratio: timing(runs[i].transitions.map((x, j) => x / one[j])) })),
     },
+    ceiling: workerCounts.map((k, i) => ({ threads: k, transitions: timing(ceiling[i]), vsOneThread: timing(ceiling[i].map((x, j) => x / ceiling[0][j])) })),
   };
 }

@@ -76,11 +76,16 @@ if (values.huge) {
 const one = explorer.workers.find((w) => w.workers === 1)!;
 /** The explorer's ratios are medians of ratios taken within a round (see ExplorerBench.paired). */
 const scaling = (k: number): number | null => explorer.paired.vsOneWorker.find((w) => w.workers === k)?.ratio.median ?? null;
+const ceiling2 = explorer.ceiling.find((c) => c.threads === 2)?.vsOneThread.median ?? null;
 const ratios = {
   explorer1VsRaw: explorer.paired.oneVsRaw.median,
   explorer2Vs1: scaling(2),
   explorerAllVs1: scaling(all)!,
   explorer1VsNaive: explorer.paired.oneVsNaive.median,
+  /** What k threads of the raw loop gain over one on this machine: the most k workers could. */
+  ceiling2Vs1: ceiling2,
+  /** The explorer's 2-worker gain as a share of the ceiling's. */
+  explorer2OfCeiling: scaling(2) !== null && ceiling2 !== null ? scaling(2)! / ceiling2 : null,
   walksAllVs1: walks.workers[walks.workers.length - 1].vsOneWorker.median,
   walksAllVsRaw: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.raw.median,
   random2VsRaw: qualifyBench.random2 / walks.raw.median,
@@ -117,7 +122,10 @@ for (const e of engine) {
   rows.push([`engine ${e.game}: step+encode+hash`, `${fmt(e.stepEncodeHash.median)}/s`, '']);
   rows.push([`engine ${e.game}: step+render`, `${fmt(e.stepRender.median)}/s`, `${fmt(e.floorRatio)}x the 1,000 fps floor`]);
 }
-rows.push([`raw step loop ${explorer.game}:${explorer.level} (1 thread)`, `${fmt(explorer.raw.median)} transitions/s`, 'baseline']);
+rows.push([`raw step loop ${explorer.game}:${explorer.level}, ${fmt(explorer.maxNodes)} states (1 thread of its own)`, `${fmt(explorer.raw.median)} transitions/s`, 'baseline']);
+for (const c of explorer.ceiling.slice(1)) {
+  rows.push([`parallel ceiling: raw loop in ${c.threads} threads at once`, `${fmt(c.transitions.median)} transitions/s`, `${c.vsOneThread.median.toFixed(2)}x 1 thread`]);
+}
 rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} states)`, `${fmt(explorer.naive.median)} transitions/s`, '']);
 for (const w of explorer.workers) {
   const vsOne = scaling(w.workers)!;
