@@ -3,7 +3,7 @@ import { playerMoves, type Game } from '../src/engine/game.js';
 import type { LoadedGame } from '../src/engine/loader.js';
 import { exploreGraph } from '../src/explorer/explore.js';
 import { rawLoopThreads } from './ceiling.js';
-import { collectGarbage, median, type Timing } from './measure.js';
+import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 import { bfsStates } from './raw.js';
 
 /** The naive explorer: a Graphology graph kept live, string identities, one insertion per transition. */
@@ -86,7 +86,6 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
       runs[i].states.push(result.nodes / result.seconds);
     }
   }
-  const timing = (xs: number[]): Timing => ({ median: median(xs), runs: xs });
   const one = runs[0].transitions;
   const raw = ceiling[0];
   return {
@@ -98,10 +97,10 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
     naiveMaxNodes,
     workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i].transitions), states: timing(runs[i].states), bytesPerState: runs[i].bytesPerState })),
     paired: {
-      oneVsRaw: timing(one.map((x, j) => x / raw[j])),
-      oneVsNaive: timing(one.map((x, j) => x / naive[j])),
-      vsOneWorker: workerCounts.map((k, i) => ({ workers: k, ratio: timing(runs[i].transitions.map((x, j) => x / one[j])) })),
+      oneVsRaw: perRound(one, raw),
+      oneVsNaive: perRound(one, naive),
+      vsOneWorker: workerCounts.map((k, i) => ({ workers: k, ratio: perRound(runs[i].transitions, one) })),
     },
-    ceiling: workerCounts.map((k, i) => ({ threads: k, transitions: timing(ceiling[i]), vsOneThread: timing(ceiling[i].map((x, j) => x / ceiling[0][j])) })),
+    ceiling: workerCounts.map((k, i) => ({ threads: k, transitions: timing(ceiling[i]), vsOneThread: perRound(ceiling[i], raw) })),
   };
 }

@@ -10,6 +10,16 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** Runs and their median. */
+export function timing(runs: number[]): Timing {
+  return { median: median(runs), runs };
+}
+
+/** Each run divided by the same round's run of `base`: ratios that cancel the machine's drift. */
+export function perRound(runs: number[], base: number[]): Timing {
+  return timing(runs.map((x, i) => x / base[i]));
+}
+
 /** Runs `fn` once to warm up, then `reps` times; `fn` returns a rate (work per second). */
 export async function rate(reps: number, fn: () => number | Promise<number>): Promise<Timing> {
   collectGarbage();
@@ -19,7 +29,7 @@ export async function rate(reps: number, fn: () => number | Promise<number>): Pr
     collectGarbage();
     runs.push(await fn());
   }
-  return { median: median(runs), runs };
+  return timing(runs);
 }
 
 /**

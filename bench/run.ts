@@ -127,11 +127,10 @@ for (const c of explorer.ceiling.slice(1)) {
   rows.push([`parallel ceiling: raw loop in ${c.threads} threads at once`, `${fmt(c.transitions.median)} transitions/s`, `${c.vsOneThread.median.toFixed(2)}x 1 thread`]);
 }
 rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} states)`, `${fmt(explorer.naive.median)} transitions/s`, '']);
-for (const w of explorer.workers) {
-  const vsOne = scaling(w.workers)!;
-  const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
-  const spread = explorer.paired.vsOneWorker.find((p) => p.workers === w.workers)!.ratio.runs;
-  rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${range(spread)})` : ''}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
+const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+for (const [i, w] of explorer.workers.entries()) {
+  const vsOne = explorer.paired.vsOneWorker[i].ratio;
+  rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.median.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${range(vsOne.runs)})` : ''}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
 }
 rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no pool)`, `${fmt(walks.raw.median)} steps/s`, 'baseline']);
 for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${w.vsOneWorker.median.toFixed(2)}x 1 worker`]);

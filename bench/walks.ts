@@ -1,7 +1,7 @@
 import type { LoadedGame } from '../src/engine/loader.js';
 import { randomPlay } from '../src/random/random.js';
 import { runWalks } from '../src/random/walk.js';
-import { collectGarbage, median, type Timing } from './measure.js';
+import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 
 export interface WalksBench {
   game: string;
@@ -38,13 +38,11 @@ export async function benchWalks(loaded: LoadedGame, level: number, steps: numbe
       if (round > 0) runs[i].push(stepsPerSecond);
     }
   }
-  const timing = (xs: number[]): Timing => ({ median: median(xs), runs: xs });
-  const one = runs[0];
   return {
     game: loaded.game.id,
     level,
     steps,
     raw: timing(raw),
-    workers: workerCounts.map((k, i) => ({ workers: k, stepsPerSecond: timing(runs[i]), vsOneWorker: timing(runs[i].map((x, j) => x / one[j])) })),
+    workers: workerCounts.map((k, i) => ({ workers: k, stepsPerSecond: timing(runs[i]), vsOneWorker: perRound(runs[i], runs[0]) })),
   };
 }

@@ -40,7 +40,7 @@ export class Store {
     return this.table.find(lo, hi);
   }
 
-  /** Adds a node (the caller checked it is new) and returns its id; fastest right after `find` returned -1 for it. */
+  /** Adds a node (the caller checked it is new) and returns its id. */
   add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number): number {
     const id = this.nodeCount++;
     if (id >= this.fpLo.length) this.growNodes(id + 1);

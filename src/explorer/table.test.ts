@@ -29,7 +29,7 @@ describe('FingerprintTable', () => {
     }
   });
 
-  it('inserts without a preceding find, and presizes so a known count never grows', () => {
+  it('presizes so a known count of inserts never grows the table', () => {
     const table = new FingerprintTable(50_000);
     const words = table.words;
     for (let i = 0; i < 50_000; i++) table.insert(i, ...fpOf(i));

@@ -10,16 +10,12 @@ export class FingerprintTable {
   words: Uint32Array;
   private mask: number;
   private count = 0;
-  /** The empty slot where the last unsuccessful `find` stopped, and for which fingerprint: `insert` fills it without probing again. */
-  private freeSlot = -1;
-  private freeLo = 0;
-  private freeHi = 0;
 
   /** Room for `expected` entries before the first growth. */
   constructor(expected = 0) {
     let slots = 1 << 12;
     while (expected * 10 > slots * 7) slots *= 2;
-    this.words = FingerprintTable.allocate(slots);
+    this.words = new Uint32Array(SLOT * slots);
     this.mask = slots - 1;
   }
 
@@ -32,31 +28,26 @@ export class FingerprintTable {
     const { words, mask } = this;
     for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
       const entry = words[SLOT * slot];
-      if (entry === 0) {
-        this.freeSlot = slot;
-        this.freeLo = lo;
-        this.freeHi = hi;
-        return -1;
-      }
+      if (entry === 0) return -1;
       if (words[SLOT * slot + 1] === hi && words[SLOT * slot + 2] === lo) return entry - 1;
     }
   }
 
-  /** Stores `id` for a fingerprint the caller knows is absent; fastest right after `find` returned -1 for it. */
+  /** Stores `id` for a fingerprint the caller knows is absent. */
   insert(id: number, lo: number, hi: number): void {
-    this.count++;
-    if (this.count * 10 > (this.mask + 1) * 7) this.grow();
-    let slot = this.freeSlot;
-    this.freeSlot = -1;
-    if (slot < 0 || this.freeLo !== lo || this.freeHi !== hi) {
-      slot = lo & this.mask;
-      while (this.words[SLOT * slot] !== 0) slot = (slot + 1) & this.mask;
-    }
-    this.publish(slot, id, lo, hi);
+    if (++this.count * 10 > (this.mask + 1) * 7) this.grow();
+    this.fill(this.emptySlot(lo), id + 1, hi, lo);
   }
 
-  private publish(slot: number, id: number, lo: number, hi: number): void {
-    this.words[SLOT * slot] = id + 1;
+  /** The first empty slot of the probe sequence from `lo`'s home slot. */
+  private emptySlot(lo: number): number {
+    let slot = lo & this.mask;
+    while (this.words[SLOT * slot] !== 0) slot = (slot + 1) & this.mask;
+    return slot;
+  }
+
+  private fill(slot: number, entry: number, hi: number, lo: number): void {
+    this.words[SLOT * slot] = entry;
     this.words[SLOT * slot + 1] = hi;
     this.words[SLOT * slot + 2] = lo;
   }
@@ -65,19 +56,8 @@ export class FingerprintTable {
   private grow(): void {
     const old = this.words;
     const slots = 2 * (this.mask + 1);
-    this.words = FingerprintTable.allocate(slots);
+    this.words = new Uint32Array(SLOT * slots);
     this.mask = slots - 1;
-    this.freeSlot = -1;
-    for (let s = 0; s < old.length; s += SLOT) {
-      if (old[s] === 0) continue;
-      const lo = old[s + 2];
-      let slot = lo & this.mask;
-      while (this.words[SLOT * slot] !== 0) slot = (slot + 1) & this.mask;
-      this.publish(slot, old[s] - 1, lo, old[s + 1]);
-    }
-  }
-
-  private static allocate(slots: number): Uint32Array {
-    return new Uint32Array(SLOT * slots);
+    for (let s = 0; s < old.length; s += SLOT) if (old[s] !== 0) this.fill(this.emptySlot(old[s + 2]), old[s], old[s + 1], old[s + 2]);
   }
 }
