@@ -98,6 +98,19 @@ describe('hash64', () => {
     expect(hash64(new Uint8Array(0))).toBe(0xef46db3751d8e999n);
     expect(hash64(new TextEncoder().encode('a'))).toBe(0xd24ec4f1a98c6e5bn);
   });
+
+  it('splits into the fingerprint halves exactly, whatever the high bits', () => {
+    const random = rng(99);
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const bytes = Uint8Array.from({ length: Math.floor(random() * 80) }, () => Math.floor(random() * 256));
+      const h = hash64(bytes);
+      const f = fingerprint(bytes);
+      expect([f.lo, f.hi]).toEqual([Number(h & 0xffffffffn), Number(h >> 32n)]);
+      seen.add(`${f.lo >= 2 ** 31}${f.hi >= 2 ** 31}`);
+    }
+    expect(seen.size).toBe(4);
+  });
 });
 
 describe('collisionProbability', () => {

@@ -24,11 +24,19 @@ export function hash64(bytes: Uint8Array): bigint {
   return ready().h64Raw(bytes);
 }
 
+/**
+ * The hash is split through a 64-bit view of two 32-bit words: BigInt arithmetic
+ * (asUintN, shift) allocates, and cost as much as the hash of a small state.
+ */
+const wide = new BigUint64Array(1);
+const halves = new Uint32Array(wide.buffer);
+const LO = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+
 /** xxHash64 of the bytes written into `out` (no allocation on the hot path). */
 export function fingerprintInto(bytes: Uint8Array, out: Fingerprint): Fingerprint {
-  const h = ready().h64Raw(bytes);
-  out.lo = Number(BigInt.asUintN(32, h));
-  out.hi = Number(h >> 32n);
+  wide[0] = ready().h64Raw(bytes);
+  out.lo = halves[LO];
+  out.hi = halves[1 - LO];
   return out;
 }
 

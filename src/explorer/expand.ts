@@ -82,18 +82,25 @@ class Records {
     this.reindex();
   }
 
-  /** The latest record of this successor, or -1. */
+  /** Where the last `latest` stopped: the successor's slot, or the empty slot its record goes in. */
+  private slot = 0;
+
+  /** The latest record of this successor, or -1. The next `add` is for this successor. */
   latest(lo: number, hi: number): number {
     const { index, mask } = this;
     for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
       const r = index[slot] - 1;
-      if (r < 0) return -1;
-      if (this.lo[r] === lo && this.hi[r] === hi) return r;
+      if (r < 0 || (this.lo[r] === lo && this.hi[r] === hi)) {
+        this.slot = slot;
+        return r;
+      }
     }
   }
 
+  /** Adds the record of the successor `latest` was just asked about (its slot is reused). */
   add(lo: number, hi: number, keys: number, cells: number, action: number, outcome: number, node: number, bytes: Uint8Array | null): void {
-    if (this.count === this.lo.length) this.grow();
+    const grew = this.count === this.lo.length;
+    if (grew) this.grow();
     const r = this.count++;
     this.lo[r] = lo;
     this.hi[r] = hi;
@@ -102,15 +109,24 @@ class Records {
     this.action[r] = action;
     this.outcome[r] = outcome;
     this.node[r] = node;
-    this.indexRecord(r);
+    if (grew) this.indexRecord(r);
+    else this.index[this.slot] = r + 1;
     if (bytes) {
-      if (this.bytesLength + bytes.length > this.bytes.length) {
-        const next = new Uint8Array(Math.max(this.bytes.length * 2, this.bytesLength + bytes.length));
-        next.set(this.bytes.subarray(0, this.bytesLength));
+      const n = bytes.length;
+      let at = this.bytesLength;
+      if (at + n > this.bytes.length) {
+        const next = new Uint8Array(Math.max(this.bytes.length * 2, at + n));
+        next.set(this.bytes.subarray(0, at));
         this.bytes = next;
       }
-      this.bytes.set(bytes, this.bytesLength);
-      this.bytesLength += bytes.length;
+      // A state is a few dozen bytes: a plain loop beats TypedArray.set's call overhead.
+      const out = this.bytes;
+      if (n <= 64) for (let i = 0; i < n; i++) out[at++] = bytes[i];
+      else {
+        out.set(bytes, at);
+        at += n;
+      }
+      this.bytesLength = at;
     }
     this.bytesEnd[r] = this.bytesLength;
   }
@@ -169,11 +185,10 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
    * Steps `state` by `a`: merges into this state's record of the same successor, or adds one
    * (pointing at an earlier state's record of it, see ExpandResult.node).
    */
-  const visit = (a: Action, cellCount: number, s: number): void => {
+  const visit = (a: Action, cellCount: number): void => {
     const next = game.step(state, a);
     const bytes = game.encode(next);
     fingerprintInto(bytes, fp);
-    steps[s]++;
     const r = rec.latest(fp.lo, fp.hi);
     if (r >= first) {
       if (cellCount) rec.cells[r] += cellCount;
@@ -191,7 +206,7 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
       const status = game.status(next);
       o = status === 'won' ? Outcome.WON : status === 'lost' ? Outcome.LOST : Outcome.PLAYING;
     }
-    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === Outcome.PLAYING && node === -1 ? bytes : null);
+    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, cellCount ? actionCode(a) : a.id, o, node, o === Outcome.PLAYING && node === -1 ? bytes : null);
   };
 
   let start = 0;
@@ -199,17 +214,20 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     const end = task.ends[s];
     first = rec.count;
     let current: Action = KEY_ACTIONS[0];
+    let taken = 0;
     try {
       state = game.decode(task.states.subarray(start, end));
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
-          visit(current, 0, s);
+          taken++;
+          visit(current, 0);
           continue;
         }
         for (const c of clickClasses(game, state)) {
           current = { id: GameAction.ACTION6, x: c.x, y: c.y };
-          visit(current, c.cells, s);
+          taken++;
+          visit(current, c.cells);
         }
       }
     } catch (err) {
@@ -217,6 +235,7 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
       error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
       break;
     }
+    steps[s] = taken;
     recordEnds[s] = rec.count;
     start = end;
   }
