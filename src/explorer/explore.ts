@@ -136,10 +136,6 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
   const merge = (ids: Int32Array, r: ExpandResult): void => {
     const { lo, hi, keys, cells, action, outcome, node, bytes, bytesEnd, recordEnds } = r;
-    // The successors left to look up are distinct within the batch (the worker pointed repeats at
-    // their first record), so whether the store holds them does not depend on this batch's own
-    // additions: look them all up first, in one tight loop.
-    for (let k = 0; k < node.length; k++) if (node[k] === -1) node[k] = store.find(lo[k], hi[k]);
     let merged = 0;
     let first = 0;
     for (; merged < ids.length && stopReason === null; merged++) {
@@ -153,7 +149,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
       else if (store.edgeCount + end > maxEdges) stop('max-edges');
       else if (store.nodeCount + (end - first) > maxNodes) {
         let fresh = 0;
-        for (let k = first; k < end; k++) if (node[k] === -1) fresh++;
+        for (let k = first; k < end; k++) if (node[k] === -1 && store.find(lo[k], hi[k]) < 0) fresh++;
         if (store.nodeCount + fresh > maxNodes) stop('max-nodes');
       }
       if (stopReason !== null) break;
@@ -161,10 +157,17 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
       for (let k = first; k < end; k++) {
         const v = node[k];
         if (v <= -2) {
+          // A repeat of an earlier record of this batch, resolved when its state was merged.
           node[k] = node[-2 - v];
         } else if (v === -1) {
-          node[k] = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], lastLevel));
-          if (outcome[k] === Outcome.PLAYING) queue.push(node[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+          // The successors looked up are distinct within a batch (the worker pointed repeats at
+          // their first record), so a new one is added at the slot its lookup stopped at.
+          const found = store.lookup(lo[k], hi[k]);
+          if (found >= 0) node[k] = found;
+          else {
+            node[k] = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], lastLevel), found);
+            if (outcome[k] === Outcome.PLAYING) queue.push(node[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+          }
         }
       }
       steps += r.steps[merged];

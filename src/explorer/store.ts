@@ -40,8 +40,16 @@ export class Store {
     return this.table.find(lo, hi);
   }
 
-  /** Adds a node (the caller checked it is new) and returns its id. */
-  add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number): number {
+  /** The node with this fingerprint, or a negative code for `add` (FingerprintTable.lookup). */
+  lookup(lo: number, hi: number): number {
+    return this.table.lookup(lo, hi);
+  }
+
+  /**
+   * Adds a node (the caller checked it is new) and returns its id. `missing` is what `lookup`
+   * returned for it, when no node was added since.
+   */
+  add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number, missing?: number): number {
     const id = this.nodeCount++;
     if (id >= this.fpLo.length) this.growNodes(id + 1);
     this.fpLo[id] = lo;
@@ -50,7 +58,7 @@ export class Store {
     this.parent[id] = parent;
     this.parentAction[id] = parentAction;
     this.flags[id] = flags;
-    this.table.insert(id, lo, hi);
+    this.table.insert(id, lo, hi, missing);
     return id;
   }
 

@@ -23,20 +23,34 @@ export class FingerprintTable {
     return this.count;
   }
 
-  /** The id stored for this fingerprint, or -1. */
-  find(lo: number, hi: number): number {
+  /**
+   * The id stored for this fingerprint, or, when it is absent, -1 - the empty slot it would take:
+   * `insert` then fills that slot without probing again (the probe is a cache miss in a big table).
+   */
+  lookup(lo: number, hi: number): number {
     const { words, mask } = this;
     for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
       const entry = words[SLOT * slot];
-      if (entry === 0) return -1;
+      if (entry === 0) return -1 - slot;
       if (words[SLOT * slot + 1] === hi && words[SLOT * slot + 2] === lo) return entry - 1;
     }
   }
 
-  /** Stores `id` for a fingerprint the caller knows is absent. */
-  insert(id: number, lo: number, hi: number): void {
-    if (++this.count * 10 > (this.mask + 1) * 7) this.grow();
-    this.fill(this.emptySlot(lo), id + 1, hi, lo);
+  /** The id stored for this fingerprint, or -1. */
+  find(lo: number, hi: number): number {
+    return Math.max(-1, this.lookup(lo, hi));
+  }
+
+  /**
+   * Stores `id` for a fingerprint the caller knows is absent. `missing` is what `lookup` returned
+   * for it, when nothing was inserted since.
+   */
+  insert(id: number, lo: number, hi: number, missing?: number): void {
+    if (++this.count * 10 > (this.mask + 1) * 7) {
+      this.grow();
+      missing = undefined;
+    }
+    this.fill(missing === undefined ? this.emptySlot(lo) : -1 - missing, id + 1, hi, lo);
   }
 
   /** The first empty slot of the probe sequence from `lo`'s home slot. */
