@@ -29,6 +29,27 @@ describe('FingerprintTable', () => {
     }
   });
 
+  it('fills the slot a lookup of an absent fingerprint stopped at, through growth', () => {
+    const table = new FingerprintTable();
+    const truth = new Map<string, number>();
+    const rng = new Rng(11);
+    for (let i = 0; i < 80_000; i++) {
+      const [lo, hi] = fpOf(rng.below(120_000));
+      const found = table.lookup(lo, hi);
+      const id = truth.get(`${lo}:${hi}`);
+      if (id !== undefined) {
+        expect(found).toBe(id);
+        continue;
+      }
+      expect(found).toBeLessThan(0);
+      expect(table.words[3 * (-1 - found)]).toBe(0);
+      table.insert(truth.size, lo, hi, found);
+      truth.set(`${lo}:${hi}`, truth.size);
+    }
+    expect(table.size).toBe(truth.size);
+    for (const [key, id] of truth) expect(table.find(...(key.split(':').map(Number) as [number, number]))).toBe(id);
+  });
+
   it('presizes so a known count of inserts never grows the table', () => {
     const table = new FingerprintTable(50_000);
     const words = table.words;
