@@ -1,28 +1,38 @@
 import type { Game } from '../engine/game.js';
-import { workerPool } from '../parallel/pool.js';
+import { inOrder, sharedPool } from '../parallel/pool.js';
 import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import { packMessage, unpackMessage } from './wire.js';
 
 /** Runs expansion batches somewhere: a worker pool, or this thread. */
 export interface Expander {
   readonly workers: number;
+  /** False while the pool's threads are still starting (the coordinator expands on its own thread meanwhile). */
+  readonly ready: boolean;
   run(task: ExpandTask): Promise<ExpandResult>;
   close(): Promise<void>;
 }
 
-/** Batches go to a Piscina pool as transferred msgpack buffers, and come back the same way. */
-export function poolExpander(workers: number): Expander {
-  const pool = workerPool('expand', workers, 2);
+/**
+ * Batches go to the process's shared Piscina pool as transferred msgpack buffers, and come back
+ * the same way. A pool not started yet gets an empty batch of the game per thread: the first
+ * to come back says a thread has started and loaded the game.
+ */
+export function poolExpander(workers: number, module: string, level: number): Expander {
+  const pool = sharedPool('expand', workers);
+  const run = async (task: ExpandTask): Promise<ExpandResult> => {
+    const buffer = packMessage(task);
+    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>(buffer, { transferList: [buffer] }));
+  };
+  if (!pool.started) {
+    for (let i = 0; i < workers; i++) inOrder(run({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0) }));
+  }
   return {
     workers,
-    async run(task) {
-      const buffer = packMessage(task);
-      const reply: ArrayBuffer = await pool.run(buffer, { transferList: [buffer] });
-      return unpackMessage<ExpandResult>(reply);
+    get ready() {
+      return pool.started;
     },
-    async close() {
-      await pool.destroy();
-    },
+    run,
+    async close() {},
   };
 }
 
@@ -33,6 +43,7 @@ export function poolExpander(workers: number): Expander {
 export function inlineExpander(game: Game, delay?: () => number): Expander {
   return {
     workers: 1,
+    ready: true,
     run(task) {
       if (!delay) return Promise.resolve().then(() => expandBatch(game, task));
       return new Promise((resolve, reject) => setTimeout(() => {

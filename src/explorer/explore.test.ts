@@ -8,7 +8,7 @@ import { CELLS, GameAction, GRID, parseAction, type Action } from '../engine/act
 import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../engine/loader.js';
-import { inlineExpander } from './expander.js';
+import { inlineExpander, poolExpander, type Expander } from './expander.js';
 import { exploreGraph, GameCrash, pathTo, type ExploreOptions } from './explore.js';
 import { NodeFlag, type StateGraph } from './graph.js';
 import { exportGraph } from './graphology.js';
@@ -89,6 +89,30 @@ function arrays(g: StateGraph): object {
   return { ...g, actions: [...g.actions] };
 }
 
+/** Wraps an expander to count the states it was given (the rest were expanded on the coordinator's thread). */
+function counting(inner: Expander, ready: () => boolean = () => inner.ready): { expander: Expander; states: () => number } {
+  let states = 0;
+  const expander: Expander = {
+    workers: inner.workers,
+    get ready() {
+      return ready();
+    },
+    run(task) {
+      states += task.ends.length;
+      return inner.run(task);
+    },
+    close: () => inner.close(),
+  };
+  return { expander, states: () => states };
+}
+
+/** The shared pool of this size, started and with the game loaded. */
+async function startedPool(workers: number, module: string, level: number): Promise<Expander> {
+  const expander = poolExpander(workers, module, level);
+  while (!expander.ready) await new Promise((resolve) => setTimeout(resolve, 5));
+  return expander;
+}
+
 beforeAll(async () => {
   await initIdentity();
 });
@@ -110,7 +134,13 @@ describe('explore', () => {
   it('gives the same graph and numbers with 1, 2 or 8 workers and in any completion order', async () => {
     const loaded = await loadGame(fixture('lights'));
     const runs = [];
-    for (const workers of [1, 2, 8]) runs.push(await exploreGraph(loaded, { level: 2, workers, batchSteps: 200 }));
+    for (const workers of [1, 2, 8]) {
+      // Every batch goes to the started pool's threads (none is expanded on this thread).
+      const { expander, states } = counting(await startedPool(workers, loaded.module, 2));
+      const run = await exploreGraph(loaded, { level: 2, expander, batchSteps: 200 });
+      expect(states()).toBe(run.result.nodes - run.result.terminals.won - run.result.terminals.lost);
+      runs.push(run);
+    }
     let seed = 7;
     const jitter = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5);
     runs.push(await exploreGraph(loaded, { level: 2, expander: inlineExpander(loaded.game, jitter), batchSteps: 100 }));
@@ -118,6 +148,20 @@ describe('explore', () => {
       expect(stable(run.result)).toEqual(stable(runs[0].result));
       expect(arrays(run.graph)).toEqual(arrays(runs[0].graph));
     }
+  });
+
+  it('expands on its own thread while the pool starts, with the same result', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const plain = await exploreGraph(loaded, { level: 1, workers: 1, expander: inlineExpander(loaded.game), batchSteps: 400 });
+    // A pool that takes the first 30 dispatches to start.
+    let asked = 0;
+    const { expander, states } = counting(inlineExpander(loaded.game), () => ++asked > 30);
+    const cold = await exploreGraph(loaded, { level: 1, expander, batchSteps: 400 });
+    const expanded = plain.result.nodes - plain.result.terminals.won - plain.result.terminals.lost;
+    expect(states()).toBeGreaterThan(0);
+    expect(states()).toBeLessThan(expanded);
+    expect(stable(cold.result)).toEqual(stable(plain.result));
+    expect(arrays(cold.graph)).toEqual(arrays(plain.graph));
   });
 
   it('numbers nodes so that replaying each BFS path from the reset state reaches that node', async () => {

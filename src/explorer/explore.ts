@@ -2,7 +2,7 @@ import { codeName } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { collisionProbability, fingerprintInto, initIdentity } from '../engine/identity.js';
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
-import { Outcome, type ExpandResult } from './expand.js';
+import { expandBatch, Outcome, type ExpandResult } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 import { defaultWorkers, inOrder } from '../parallel/pool.js';
 import { FrontierQueue } from './frontier.js';
@@ -118,7 +118,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   if (rootStatus === 'playing') queue.push(0, rootBytes.slice());
 
   const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? defaultWorkers()) : 1);
-  const expander = options.expander ?? (module && workers > 0 ? poolExpander(workers) : inlineExpander(game));
+  const expander = options.expander ?? (module ? poolExpander(workers, module, level) : inlineExpander(game));
   // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
   // of a task is then noise, and a batch still takes only tens of milliseconds.
   const targetSteps = options.batchSteps ?? 32_768;
@@ -127,7 +127,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   let expandedCount = 0;
   let stopReason: StopReason | null = null;
   let lastProgress = 0;
-  const inflight: { ids: Int32Array; done: boolean; result: Promise<ExpandResult> }[] = [];
+  const inflight: { ids: Int32Array; done: boolean; local?: boolean; result: Promise<ExpandResult> }[] = [];
 
   const stop = (reason: StopReason): void => {
     stopReason ??= reason;
@@ -191,6 +191,16 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   let wake: (() => void) | undefined;
   const dispatch = (): void => {
     const batchStates = Math.min(4096, Math.max(1, Math.round(targetSteps / stepsPerState)));
+    if (!expander.ready) {
+      // The pool's threads are still starting: expand a small batch here meanwhile (a small level
+      // may be done before they are up), then give the pool's messages a turn.
+      if (stopReason === null && queue.size > 0 && inflight.length === 0) {
+        const batch = queue.take(Math.ceil(batchStates / 8));
+        const result = Promise.resolve(expandBatch(game, { module: module ?? '', level, states: batch.states, ends: batch.ends }));
+        inflight.push({ ids: batch.ids, done: true, local: true, result });
+      }
+      return;
+    }
     while (stopReason === null && queue.size > 0 && running < 2 * workers && inflight.length < 4 * workers) {
       const idle = workers - running;
       if (queue.size < batchStates && idle <= 0) break;
@@ -225,6 +235,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
       if (options.signal?.aborted) stop('interrupted');
       if (performance.now() > deadline) stop('max-seconds');
       report(store.depth[next.ids[next.ids.length - 1]]);
+      if (next.local) await new Promise(setImmediate);
     }
   } finally {
     // Batches still in flight after a stop or a crash are awaited so no worker is left running.

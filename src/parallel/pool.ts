@@ -3,9 +3,59 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../engine/loader.js';
 
+type Handler = 'expand' | 'walk' | 'fuzz';
+
 /** Worker handlers live compiled under dist/workers (built by npm install), behind one CommonJS entry. */
-export function workerPool(handler: 'expand' | 'walk' | 'fuzz', workers: number, tasksPerWorker = 1): Piscina {
+export function workerPool(handler: Handler, workers: number, tasksPerWorker = 1): Piscina {
   return new Piscina({ filename: join(PACKAGE_ROOT, 'dist', 'workers', 'entry.cjs'), name: handler, minThreads: workers, maxThreads: workers, idleTimeout: 60_000, concurrentTasksPerWorker: tasksPerWorker });
+}
+
+/** A pool kept for the life of the process, and whether its threads are up. */
+export class SharedPool {
+  /** Set once a task has completed: every later task finds a started thread with this code loaded. */
+  started = false;
+
+  constructor(private readonly piscina: Piscina) {}
+
+  run<T>(task: unknown, options?: { transferList?: ArrayBuffer[] }): Promise<T> {
+    const result: Promise<T> = this.piscina.run(task, options);
+    result.then(
+      () => (this.started = true),
+      () => undefined,
+    );
+    return result;
+  }
+
+  destroy(): Promise<void> {
+    return this.piscina.destroy();
+  }
+}
+
+const shared = new Map<string, SharedPool>();
+
+/**
+ * The pool for expansion batches or random walks with this many threads, started on first use and
+ * kept for the life of the process: a sweep explores and plays dozens of levels, and a new pool
+ * for each would start its threads, load the game and warm up the JIT again every time (0.15 s of
+ * start and a slow first second). Idle threads do not keep the process alive. The fuzz regime has
+ * pools of its own, which its watchdog destroys to stop a hung game.
+ */
+export function sharedPool(handler: 'expand' | 'walk', workers: number): SharedPool {
+  const key = `${handler}:${workers}`;
+  let pool = shared.get(key);
+  if (!pool) {
+    // Expansion: two batches per thread, so a worker never waits for the coordinator's merge.
+    pool = new SharedPool(workerPool(handler, workers, handler === 'expand' ? 2 : 1));
+    shared.set(key, pool);
+  }
+  return pool;
+}
+
+/** Stops the shared pools' threads (for a caller that wants them gone before the process ends). */
+export async function closeSharedPools(): Promise<void> {
+  const pools = [...shared.values()];
+  shared.clear();
+  await Promise.all(pools.map((p) => p.destroy()));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Game } from '../engine/game.js';
 import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
-import { defaultWorkers, inOrder, workerPool } from '../parallel/pool.js';
+import { defaultWorkers, inOrder, sharedPool } from '../parallel/pool.js';
 import type { Policy } from '../analysis/policy.js';
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/verdict.js';
 import { clopperPearson } from './bounds.js';
@@ -65,8 +65,8 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
   const workers = module ? Math.max(1, options.workers ?? defaultWorkers()) : 1;
-  const pool = module ? workerPool('walk', workers) : undefined;
-  const run = (task: WalkTask): Promise<WalkResult> => (pool ? pool.run(task) : Promise.resolve().then(() => runWalks(game, task)));
+  const pool = module ? sharedPool('walk', workers) : undefined;
+  const run = (task: WalkTask): Promise<WalkResult> => (pool ? pool.run<WalkResult>(task) : Promise.resolve().then(() => runWalks(game, task)));
   const started = performance.now();
 
   let used = 0;
@@ -112,7 +112,6 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
     }
   } finally {
     await Promise.allSettled(inflight);
-    await pool?.destroy();
   }
   const { lower } = clopperPearson(wins, episodes);
   const { upper } = clopperPearson(wins + cutOff, episodes);
