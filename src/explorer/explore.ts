@@ -219,7 +219,9 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   };
 
   try {
-    for (;;) {
+    // After a stop, batches still in flight are left to finish on the shared pool, their results
+    // unused (a worker cannot be interrupted mid-batch; the analysis overlaps with them).
+    while (stopReason === null) {
       dispatch();
       const next = inflight[0];
       if (!next) break;
@@ -230,16 +232,13 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
         continue;
       }
       inflight.shift();
-      const result = await next.result;
-      if (stopReason === null) merge(next.ids, result);
+      merge(next.ids, await next.result);
       if (options.signal?.aborted) stop('interrupted');
       if (performance.now() > deadline) stop('max-seconds');
       report(store.depth[next.ids[next.ids.length - 1]]);
       if (next.local) await new Promise(setImmediate);
     }
   } finally {
-    // Batches still in flight after a stop or a crash are awaited so no worker is left running.
-    await Promise.allSettled(inflight.map((b) => b.result));
     await expander.close();
   }
 

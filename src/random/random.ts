@@ -79,39 +79,36 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   let nextEpisode = 0;
   let perTask = 16;
   const inflight: Promise<WalkResult>[] = [];
-  try {
-    while (used < budget && !options.signal?.aborted) {
-      while (inflight.length < 2 * workers) {
-        inflight.push(inOrder(run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap })));
-        nextEpisode += perTask;
-      }
-      const r = await inflight.shift()!;
-      let taskSteps = 0;
-      for (let i = 0; i < r.steps.length && used < budget; i++) {
-        const left = budget - used;
-        const taken = Math.min(r.steps[i], left);
-        used += taken;
-        taskSteps += taken;
-        // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
-        // it is left out of the statistics (its end is unknown, not a possible win).
-        if (r.steps[i] > left) {
-          unfinished = 1;
-          break;
-        }
-        const end = r.end[i];
-        if (end === WalkEnd.WON) {
-          wins++;
-          firstWin ??= episodes;
-        } else if (end === WalkEnd.LOST) losses++;
-        else cutOff++;
-        episodes++;
-      }
-      // Aim at about 20,000 steps per task: enough to amortise the round trip.
-      perTask = Math.max(1, Math.min(100_000, Math.round((20_000 * r.steps.length) / Math.max(1, taskSteps))));
-      options.onProgress?.({ steps: used, episodes, wins, seconds: (performance.now() - started) / 1000 });
+  // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused.
+  while (used < budget && !options.signal?.aborted) {
+    while (inflight.length < 2 * workers) {
+      inflight.push(inOrder(run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap })));
+      nextEpisode += perTask;
     }
-  } finally {
-    await Promise.allSettled(inflight);
+    const r = await inflight.shift()!;
+    let taskSteps = 0;
+    for (let i = 0; i < r.steps.length && used < budget; i++) {
+      const left = budget - used;
+      const taken = Math.min(r.steps[i], left);
+      used += taken;
+      taskSteps += taken;
+      // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
+      // it is left out of the statistics (its end is unknown, not a possible win).
+      if (r.steps[i] > left) {
+        unfinished = 1;
+        break;
+      }
+      const end = r.end[i];
+      if (end === WalkEnd.WON) {
+        wins++;
+        firstWin ??= episodes;
+      } else if (end === WalkEnd.LOST) losses++;
+      else cutOff++;
+      episodes++;
+    }
+    // Aim at about 20,000 steps per task: enough to amortise the round trip.
+    perTask = Math.max(1, Math.min(100_000, Math.round((20_000 * r.steps.length) / Math.max(1, taskSteps))));
+    options.onProgress?.({ steps: used, episodes, wins, seconds: (performance.now() - started) / 1000 });
   }
   const { lower } = clopperPearson(wins, episodes);
   const { upper } = clopperPearson(wins + cutOff, episodes);
