@@ -1,5 +1,5 @@
 import type { Game } from '../engine/game.js';
-import { inOrder, sharedPool } from '../parallel/pool.js';
+import { sharedPool } from '../parallel/pool.js';
 import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import { packMessage, unpackMessage } from './wire.js';
 
@@ -15,7 +15,8 @@ export interface Expander {
 /**
  * Batches go to the process's shared Piscina pool as transferred msgpack buffers, and come back
  * the same way. A pool not started yet gets an empty batch of the game per thread: the first
- * to come back says a thread has started and loaded the game.
+ * to come back says a thread has started and loaded the game. One that fails makes the pool
+ * ready too, so the next batch sent there reports why.
  */
 export function poolExpander(workers: number, module: string, level: number): Expander {
   const pool = sharedPool('expand', workers);
@@ -23,13 +24,14 @@ export function poolExpander(workers: number, module: string, level: number): Ex
     const buffer = packMessage(task);
     return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>(buffer, { transferList: [buffer] }));
   };
+  let failed = false;
   if (!pool.started) {
-    for (let i = 0; i < workers; i++) inOrder(run({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0) }));
+    for (let i = 0; i < workers; i++) run({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0) }).catch(() => (failed = true));
   }
   return {
     workers,
     get ready() {
-      return pool.started;
+      return pool.started || failed;
     },
     run,
     async close() {},

@@ -164,6 +164,14 @@ describe('explore', () => {
     expect(arrays(cold.graph)).toEqual(arrays(plain.graph));
   });
 
+  it('counts a pool that cannot load the game as started, so its batches fail instead of running here', async () => {
+    const module = join(tmpdir(), 'arcgraph-no-such-game.js');
+    const expander = poolExpander(3, module, 1);
+    for (let waited = 0; !expander.ready && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(expander.ready).toBe(true);
+    await expect(expander.run({ module, level: 1, states: new Uint8Array(0), ends: new Uint32Array(0) })).rejects.toThrow(/arcgraph-no-such-game/);
+  });
+
   it('numbers nodes so that replaying each BFS path from the reset state reaches that node', async () => {
     const loaded = await loadGame(fixture('maze'));
     const { graph } = await exploreGraph(loaded, { level: 2, workers: 1 });
