@@ -25,10 +25,6 @@ export class SharedPool {
     );
     return result;
   }
-
-  destroy(): Promise<void> {
-    return this.piscina.destroy();
-  }
 }
 
 const shared = new Map<string, SharedPool>();
@@ -49,13 +45,6 @@ export function sharedPool(handler: 'expand' | 'walk', workers: number): SharedP
     shared.set(key, pool);
   }
   return pool;
-}
-
-/** Stops the shared pools' threads (for a caller that wants them gone before the process ends). */
-export async function closeSharedPools(): Promise<void> {
-  const pools = [...shared.values()];
-  shared.clear();
-  await Promise.all(pools.map((p) => p.destroy()));
 }
 
 /**
