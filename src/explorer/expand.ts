@@ -112,21 +112,13 @@ class Records {
     if (grew) this.indexRecord(r);
     else this.index[this.slot] = r + 1;
     if (bytes) {
-      const n = bytes.length;
-      let at = this.bytesLength;
-      if (at + n > this.bytes.length) {
-        const next = new Uint8Array(Math.max(this.bytes.length * 2, at + n));
-        next.set(this.bytes.subarray(0, at));
+      if (this.bytesLength + bytes.length > this.bytes.length) {
+        const next = new Uint8Array(Math.max(this.bytes.length * 2, this.bytesLength + bytes.length));
+        next.set(this.bytes.subarray(0, this.bytesLength));
         this.bytes = next;
       }
-      // A state is a few dozen bytes: a plain loop beats TypedArray.set's call overhead.
-      const out = this.bytes;
-      if (n <= 64) for (let i = 0; i < n; i++) out[at++] = bytes[i];
-      else {
-        out.set(bytes, at);
-        at += n;
-      }
-      this.bytesLength = at;
+      this.bytes.set(bytes, this.bytesLength);
+      this.bytesLength += bytes.length;
     }
     this.bytesEnd[r] = this.bytesLength;
   }
@@ -206,7 +198,7 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
       const status = game.status(next);
       o = status === 'won' ? Outcome.WON : status === 'lost' ? Outcome.LOST : Outcome.PLAYING;
     }
-    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, cellCount ? actionCode(a) : a.id, o, node, o === Outcome.PLAYING && node === -1 ? bytes : null);
+    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === Outcome.PLAYING && node === -1 ? bytes : null);
   };
 
   let start = 0;

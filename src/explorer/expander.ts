@@ -9,7 +9,6 @@ export interface Expander {
   /** False while the pool's threads are still starting (the coordinator expands on its own thread meanwhile). */
   readonly ready: boolean;
   run(task: ExpandTask): Promise<ExpandResult>;
-  close(): Promise<void>;
 }
 
 /**
@@ -34,7 +33,6 @@ export function poolExpander(workers: number, module: string, level: number): Ex
       return pool.started || failed;
     },
     run,
-    async close() {},
   };
 }
 
@@ -56,6 +54,5 @@ export function inlineExpander(game: Game, delay?: () => number): Expander {
         }
       }, delay()));
     },
-    async close() {},
   };
 }

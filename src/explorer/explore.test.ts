@@ -101,7 +101,6 @@ function counting(inner: Expander, ready: () => boolean = () => inner.ready): { 
       states += task.ends.length;
       return inner.run(task);
     },
-    close: () => inner.close(),
   };
   return { expander, states: () => states };
 }

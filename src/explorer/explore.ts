@@ -218,28 +218,24 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
     }
   };
 
-  try {
-    // After a stop, batches still in flight are left to finish on the shared pool, their results
-    // unused (a worker cannot be interrupted mid-batch; the analysis overlaps with them).
-    while (stopReason === null) {
-      dispatch();
-      const next = inflight[0];
-      if (!next) break;
-      if (!next.done) {
-        // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-        continue;
-      }
-      inflight.shift();
-      merge(next.ids, await next.result);
-      if (options.signal?.aborted) stop('interrupted');
-      if (performance.now() > deadline) stop('max-seconds');
-      report(store.depth[next.ids[next.ids.length - 1]]);
-      if (next.local) await new Promise(setImmediate);
+  // After a stop, batches still in flight are left to finish on the shared pool, their results
+  // unused (a worker cannot be interrupted mid-batch; the analysis overlaps with them).
+  while (stopReason === null) {
+    dispatch();
+    const next = inflight[0];
+    if (!next) break;
+    if (!next.done) {
+      // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      continue;
     }
-  } finally {
-    await expander.close();
+    inflight.shift();
+    merge(next.ids, await next.result);
+    if (options.signal?.aborted) stop('interrupted');
+    if (performance.now() > deadline) stop('max-seconds');
+    report(store.depth[next.ids[next.ids.length - 1]]);
+    if (next.local) await new Promise(setImmediate);
   }
 
   const seconds = (performance.now() - started) / 1000;

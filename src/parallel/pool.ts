@@ -36,7 +36,7 @@ const shared = new Map<string, SharedPool>();
  * start and a slow first second). Idle threads do not keep the process alive. The fuzz regime has
  * pools of its own, which its watchdog destroys to stop a hung game.
  */
-export function sharedPool(handler: 'expand' | 'walk', workers: number): SharedPool {
+export function sharedPool(handler: Exclude<Handler, 'fuzz'>, workers: number): SharedPool {
   const key = `${handler}:${workers}`;
   let pool = shared.get(key);
   if (!pool) {
