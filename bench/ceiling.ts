@@ -5,7 +5,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { initIdentity } from '../src/engine/identity.js';
-import { loadGameModule } from '../src/engine/loader.js';
+import { loadGameModule } from '../src/suite/loader.js';
 import { rawSteps, type PackedStates } from './raw.js';
 
 /** Marks this module's own threads (importing it elsewhere in a worker must not start one). */

@@ -1,7 +1,7 @@
 import { CELLS, GRID, GameAction, type Action } from '../src/engine/actions.js';
 import type { Game } from '../src/engine/game.js';
 import { fingerprintInto } from '../src/engine/identity.js';
-import { Rng } from '../src/random/rng.js';
+import { Rng } from '../src/player/rng.js';
 import { rate, type Timing } from './measure.js';
 
 /** The ARC engine's floor: 1,000 frames per second. */

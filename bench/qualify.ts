@@ -1,4 +1,4 @@
-import type { LoadedGame } from '../src/engine/loader.js';
+import type { LoadedGame } from '../src/suite/loader.js';
 import { qualify } from '../src/qualify/qualify.js';
 import { median } from './measure.js';
 

@@ -8,8 +8,8 @@ import { availableParallelism, cpus, totalmem, platform, release } from 'node:os
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { initIdentity } from '../src/engine/identity.js';
-import { loadGame, PACKAGE_ROOT } from '../src/engine/loader.js';
-import { exploreGraph } from '../src/explorer/explore.js';
+import { loadGame, PACKAGE_ROOT } from '../src/suite/loader.js';
+import { exploreGraph } from '../src/explorer/coordinator.js';
 import { SUITE } from '../games/index.js';
 import { benchEngine, type EngineResult } from './engine.js';
 import { benchExplorer, type ExplorerBench } from './explorer.js';

@@ -1,6 +1,6 @@
 import { analyze } from '../src/analysis/analyze.js';
-import { loadGame } from '../src/engine/loader.js';
-import { exploreGraph } from '../src/explorer/explore.js';
+import { loadGame } from '../src/suite/loader.js';
+import { exploreGraph } from '../src/explorer/coordinator.js';
 import { median } from './measure.js';
 
 export interface SolverCase {

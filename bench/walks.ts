@@ -1,5 +1,5 @@
-import type { LoadedGame } from '../src/engine/loader.js';
-import { randomPlay } from '../src/random/random.js';
+import type { LoadedGame } from '../src/suite/loader.js';
+import { randomPlay } from '../src/random/monte-carlo.js';
 import { runWalks } from '../src/random/walk.js';
 import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 

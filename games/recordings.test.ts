@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadGame } from '../src/engine/loader.js';
+import { loadGame } from '../src/suite/loader.js';
 import { readRecording } from '../src/recording/read.js';
 import { replayRecording } from '../src/recording/replay.js';
 import { SUITE } from './index.js';

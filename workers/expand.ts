@@ -1,7 +1,7 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
 import { move } from 'piscina';
 import { initIdentity } from '../src/engine/identity.js';
-import { loadGameModule } from '../src/engine/loader.js';
+import { loadGameModule } from '../src/suite/loader.js';
 import { expandBatch, type ExpandTask } from '../src/explorer/expand.js';
 import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 

@@ -1,5 +1,5 @@
 /** Piscina worker: fuzzes a range of seeded random walks of one level (see src/qualify/fuzz.ts). */
-import { loadGameModule } from '../src/engine/loader.js';
+import { loadGameModule } from '../src/suite/loader.js';
 import { runFuzz, type FuzzTask } from '../src/qualify/fuzz.js';
 
 export default async function fuzz(task: FuzzTask): Promise<unknown> {

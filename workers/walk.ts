@@ -1,5 +1,5 @@
 /** Piscina worker: plays a range of seeded random episodes (see src/random/walk.ts). */
-import { loadGameModule } from '../src/engine/loader.js';
+import { loadGameModule } from '../src/suite/loader.js';
 import { runWalks, type WalkTask } from '../src/random/walk.js';
 
 export default async function walk(task: WalkTask): Promise<unknown> {

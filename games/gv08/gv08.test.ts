@@ -1,4 +1,4 @@
-import { clickClassViolations } from '../testing.js';
+import { clickClassViolations } from '../../test/support/games.js';
 import { describe, expect, it } from 'vitest';
 import { GRID, GameAction, type Action } from '../../src/engine/actions.js';
 import { clickClasses, validateGame, type ClickTarget } from '../../src/engine/game.js';

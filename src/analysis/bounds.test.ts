@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import maze from '../../games/fixtures/maze.js';
-import ruin from '../../games/fixtures/ruin.js';
+import lights from '../../test/fixtures/lights.js';
+import maze from '../../test/fixtures/maze.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { GameAction, parseAction, type Action } from '../engine/actions.js';
 import { blankFrame, type Game } from '../engine/game.js';
-import { NodeFlag, type StateGraph } from '../explorer/graph.js';
+import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
 import { solveInterval } from './interval.js';
 import { transitionWeights, type Policy } from './policy.js';
 import { floatFraction } from './rational.js';
 import { LOSS, WIN, reachProblem } from './reach.js';
 import { reverseEdges } from './reachability.js';
-import { bruteForceGraph } from './testing.js';
+import { bruteForceGraph } from '../../test/support/graphs.js';
 
 /** x <= p/q, exactly (x a double, p/q decimal strings). */
 function atMost(x: number, p: string, q: string): boolean {

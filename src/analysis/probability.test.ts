@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import ruin, { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
+import lights from '../../test/fixtures/lights.js';
+import ruin, { RUIN_LEVELS } from '../../test/fixtures/ruin.js';
 import { CELLS, GameAction, type Action, type PlayerAction } from '../engine/actions.js';
 import { blankFrame, clickClasses, type Game } from '../engine/game.js';
 import { analyze } from './analyze.js';
@@ -10,7 +10,7 @@ import { transitionWeights, type Policy } from './policy.js';
 import { ExactBudget } from './rational.js';
 import { LOSS, reachProblem } from './reach.js';
 import { reverseEdges } from './reachability.js';
-import { bruteForceGraph } from './testing.js';
+import { bruteForceGraph } from '../../test/support/graphs.js';
 
 const POLICIES: Policy[] = ['available', 'reference'];
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import maze, { MAZE_LEVELS } from '../../games/fixtures/maze.js';
-import ruin from '../../games/fixtures/ruin.js';
+import lights from '../../test/fixtures/lights.js';
+import maze, { MAZE_LEVELS } from '../../test/fixtures/maze.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { GameAction, parseAction } from '../engine/actions.js';
 import { playerMoves, type Game } from '../engine/game.js';
-import { NodeFlag } from '../explorer/graph.js';
+import { NodeFlag } from '../graph/graph.js';
 import { analyze } from './analyze.js';
-import { bruteForceGraph, graphOf } from './testing.js';
+import { bruteForceGraph, graphOf } from '../../test/support/graphs.js';
 
 /** Every move of a state, clicks by class (all cells of a class act alike). */
 /** Breadth-first over the game's states: each state's distance, and which can reach a win. */

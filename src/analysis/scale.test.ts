@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CELLS, GameAction } from '../engine/actions.js';
-import { NodeFlag, type StateGraph } from '../explorer/graph.js';
+import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
 import { floatFraction } from './rational.js';
 

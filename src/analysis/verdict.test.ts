@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import ruin from '../../games/fixtures/ruin.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { analyze } from './analyze.js';
-import { bruteForceGraph } from './testing.js';
+import { bruteForceGraph } from '../../test/support/graphs.js';
 import { attemptsToCertify, verdictFor } from './verdict.js';
 
 describe('verdict', () => {

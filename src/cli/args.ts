@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICIES, type Policy } from '../analysis/policy.js';
-import { InputError } from '../engine/loader.js';
+import { InputError } from '../suite/loader.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

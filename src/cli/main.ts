@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ActionError } from '../engine/runtime.js';
-import { InputError } from '../engine/loader.js';
+import { InputError } from '../suite/loader.js';
 
 /** A command: runs with its own arguments and returns the exit code. */
 export interface Command {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import ruin from '../../games/fixtures/ruin.js';
+import lights from '../../test/fixtures/lights.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { GRID, GameAction } from '../engine/actions.js';
 import { PALETTE } from '../toolkit/palette.js';
 import { gamesTable, summarize } from './commands/games.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import ruin from '../../games/fixtures/ruin.js';
+import lights from '../../test/fixtures/lights.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { CELLS, GRID, GameAction } from './actions.js';
 import { blankFrame, clickClasses, validateGame, type Game } from './game.js';
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import boom from '../../games/fixtures/boom.js';
-import lights from '../../games/fixtures/lights.js';
-import maze from '../../games/fixtures/maze.js';
-import ruin from '../../games/fixtures/ruin.js';
+import boom from '../../test/fixtures/boom.js';
+import lights from '../../test/fixtures/lights.js';
+import maze from '../../test/fixtures/maze.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { playerMoves, type Game } from './game.js';
 import { collisionProbability, fingerprint, fingerprintHex, hash64, initIdentity } from './identity.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import maze from '../../games/fixtures/maze.js';
-import ruin, { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
+import lights from '../../test/fixtures/lights.js';
+import maze from '../../test/fixtures/maze.js';
+import ruin, { RUIN_LEVELS } from '../../test/fixtures/ruin.js';
 import { GRID, GameAction, type Action } from './actions.js';
 import { ActionError, Session, frameToRows } from './runtime.js';
 

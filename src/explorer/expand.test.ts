@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { playerMoves, type Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
-import { loadGame } from '../engine/loader.js';
+import { loadGame } from '../suite/loader.js';
 import { expandBatch, Outcome, type ExpandTask } from './expand.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
 /** The first `count` playing states of a level in BFS order, as canonical bytes. */
 function playingStates(game: Game, level: number, count: number): Uint8Array[] {

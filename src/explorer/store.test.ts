@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../random/rng.js';
+import { Rng } from '../player/rng.js';
 import { Store } from './store.js';
 
 describe('Store', () => {

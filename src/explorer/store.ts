@@ -1,4 +1,4 @@
-import { NodeFlag, type StateGraph } from './graph.js';
+import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import type { PlayerAction } from '../engine/actions.js';
 import { FingerprintTable } from './table.js';
 

@@ -6,9 +6,9 @@
 import { GameAction, actionCode, type Action, type ActionCode } from '../engine/actions.js';
 import type { Frame, Game } from '../engine/game.js';
 import { hash64, initIdentity } from '../engine/identity.js';
-import { Rng } from '../random/rng.js';
-import { IdentityFrames, clickRepresentative, inspectReset, inspectStep, sameBytes, type Check, type Fault } from './checks.js';
-import { drawAction } from './episodes.js';
+import { Rng } from '../player/rng.js';
+import { IdentityFrames, clickRepresentative, inspectReset, inspectStep, sameBytes, type Check, type Fault } from '../engine/checks.js';
+import { drawAction } from '../player/episodes.js';
 
 export interface FuzzTask {
   module: string;

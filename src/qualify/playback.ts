@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { actionName } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
-import { PACKAGE_ROOT, suiteModule } from '../engine/loader.js';
+import { PACKAGE_ROOT, suiteModule } from '../suite/loader.js';
 import { readRecording } from '../recording/read.js';
 import { replayRecording } from '../recording/replay.js';
 

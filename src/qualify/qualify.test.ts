@@ -3,13 +3,13 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BAD_CELL } from '../../games/fixtures/badframe.js';
-import { BUTTON } from '../../games/fixtures/clicks.js';
-import { EASY_LEVELS } from '../../games/fixtures/easy.js';
-import { HANG_CELL } from '../../games/fixtures/hang.js';
+import { BAD_CELL } from '../../test/fixtures/badframe.js';
+import { BUTTON } from '../../test/fixtures/clicks.js';
+import { EASY_LEVELS } from '../../test/fixtures/easy.js';
+import { HANG_CELL } from '../../test/fixtures/hang.js';
 import { GameAction, parseAction } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
-import { PACKAGE_ROOT, loadGame } from '../engine/loader.js';
+import { PACKAGE_ROOT, loadGame } from '../suite/loader.js';
 import { readRecording } from '../recording/read.js';
 import { replayRecording } from '../recording/replay.js';
 import { qualify, type Finding, type QualifyResult } from './qualify.js';
@@ -17,7 +17,7 @@ import { qualify, type Finding, type QualifyResult } from './qualify.js';
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-qualify-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const fixture = (name: string): string => join(PACKAGE_ROOT, 'games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(PACKAGE_ROOT, 'test/fixtures', `${name}.ts`);
 /** A few seconds per game: 250 steps of random1, 5,000 of random2 and of fuzz. */
 const SCALE = 0.005;
 
@@ -148,12 +148,12 @@ describe('arcgraph qualify', () => {
   const cli = (args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', 'qualify', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
 
   it('prints the table, exits 1 on a failure and 0 on a pass, --json with the result keys', () => {
-    const failed = cli(['dist/games/fixtures/clicks.js', '--steps-scale', String(SCALE), '--out', join(dir, 'cli')]);
+    const failed = cli(['dist/test/fixtures/clicks.js', '--steps-scale', String(SCALE), '--out', join(dir, 'cli')]);
     expect(failed.status).toBe(1);
     expect(failed.stdout).toMatch(/^level\s+random1\s+random2\s+fuzz\s+playback$/m);
     expect(failed.stdout).toMatch(/FAIL fuzz level 1 click-targets/);
     expect(failed.stdout).toMatch(/FAILED: 1 finding/);
-    const passed = cli(['dist/games/fixtures/badframe.js', '--level', '1', '--steps-scale', String(SCALE), '--json']);
+    const passed = cli(['dist/test/fixtures/badframe.js', '--level', '1', '--steps-scale', String(SCALE), '--json']);
     expect(passed.status).toBe(0);
     const json = JSON.parse(passed.stdout);
     expect(Object.keys(json)).toEqual(expect.arrayContaining(['game', 'passed', 'seed', 'stepsScale', 'levels', 'findings', 'seconds']));
@@ -162,7 +162,7 @@ describe('arcgraph qualify', () => {
   });
 
   it('rejects bad input with exit 2 and one line', () => {
-    for (const args of [['nope'], ['dist/games/fixtures/clicks.js', '--level', '9'], ['dist/games/fixtures/clicks.js', '--steps-scale', '0']]) {
+    for (const args of [['nope'], ['dist/test/fixtures/clicks.js', '--level', '9'], ['dist/test/fixtures/clicks.js', '--steps-scale', '0']]) {
       const r = cli(args);
       expect(r.status).toBe(2);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -10,7 +10,7 @@ import { GameAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { Session, type FrameData } from '../engine/runtime.js';
 import { frameDataToJson, recordingText, writeFileAtomic, type RecordedFrameData } from '../recording/write.js';
-import { frameProblem, type Check } from './checks.js';
+import { frameProblem, type Check } from '../engine/checks.js';
 
 type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
 

@@ -7,9 +7,9 @@
 import { actionFromCode, parseAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
-import { GameCrash, exploreGraph, pathTo } from '../explorer/explore.js';
-import { NodeFlag } from '../explorer/graph.js';
-import { inspectStep, type Check } from './checks.js';
+import { GameCrash, exploreGraph, pathTo } from '../explorer/coordinator.js';
+import { NodeFlag } from '../graph/graph.js';
+import { inspectStep, type Check } from '../engine/checks.js';
 
 /** Re-steps of the last transition when probing for nondeterminism (a flaky step differs only sometimes). */
 const NONDETERMINISM_RESTEPS = 32;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadGame } from '../engine/loader.js';
-import { explore } from '../explore.js';
-import { clopperPearson } from './bounds.js';
-import { randomPlay } from './random.js';
+import { loadGame } from '../suite/loader.js';
+import { explore } from '../level.js';
+import { clopperPearson } from './clopper-pearson.js';
+import { randomPlay } from './monte-carlo.js';
 
 /**
  * Two independent routes to the same number: the exact random-win probability of a complete graph

@@ -1,6 +1,6 @@
 import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
-import { Rng } from './rng.js';
+import { Rng } from '../player/rng.js';
 
 import type { Policy } from '../analysis/policy.js';
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { ACTION_NAMES, CELLS, GRID, GameAction, checkedClick, type Action } from '../engine/actions.js';
 import type { Frame } from '../engine/game.js';
-import { InputError } from '../engine/loader.js';
+import { InputError } from '../suite/loader.js';
 import type { SessionState } from '../engine/runtime.js';
 
 export type RecordingStyle = 'agents' | 'toolkit';

@@ -7,9 +7,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/actions.js';
 import type { Frame, Game } from '../engine/game.js';
-import { InputError } from '../engine/loader.js';
+import { InputError } from '../suite/loader.js';
 import { ActionError, Session, type FrameData } from '../engine/runtime.js';
-import { IdentityFrames, frameProblem, inspectStep, type Check } from '../qualify/checks.js';
+import { IdentityFrames, frameProblem, inspectStep, type Check } from '../engine/checks.js';
 import type { RecordedStep, Recording } from './read.js';
 import { frameDataToJson, type RecordedFrameData, type RecordingOutcome } from './write.js';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweep, type SweepOptions } from '../sweep/sweep.js';
-import { stubQualifier } from '../sweep/testing.js';
+import { stubQualifier } from '../../test/support/sweep.js';
 import { gameRegressions, readBaseline } from './baseline.js';
 import type { SweepReport } from './schema.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-baseline-'));
 
 async function run(games: string[], opts: Partial<SweepOptions> = {}): Promise<{ report: SweepReport; out: string }> {

@@ -8,10 +8,10 @@ import * as forceAtlas2Module from 'graphology-library/layout-forceatlas2.js';
 import type forceAtlas2Layout from 'graphology-layout-forceatlas2';
 import { random as randomLayout } from 'graphology-library/layout.js';
 import { backwardReach, isFrontier, reverseEdges } from '../analysis/reachability.js';
-import { toGraphology } from '../explorer/graphology.js';
-import { NodeFlag, TERMINAL, type StateGraph } from '../explorer/graph.js';
-import { stronglyConnected } from '../explorer/scc.js';
-import { Rng } from '../random/rng.js';
+import { toGraphology } from '../graph/graphology.js';
+import { NodeFlag, TERMINAL, type StateGraph } from '../graph/graph.js';
+import { stronglyConnected } from '../graph/scc.js';
+import { Rng } from '../player/rng.js';
 
 // graphology-library re-exports the layout's CommonJS function as the default, which its typings omit
 const forceAtlas2 = (forceAtlas2Module as unknown as { default: typeof forceAtlas2Layout.default }).default;

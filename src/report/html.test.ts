@@ -5,10 +5,10 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../sweep/sweep.js';
-import { stubQualifier } from '../sweep/testing.js';
+import { stubQualifier } from '../../test/support/sweep.js';
 import type { SweepReport } from './schema.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
 /** Debian's Chromium, headless, with a fresh profile and nothing that talks to the network. */
 async function launch(): Promise<BrowserContext> {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analysis/analyze.js';
-import { bruteForceGraph } from '../analysis/testing.js';
+import { bruteForceGraph } from '../../test/support/graphs.js';
 import { CELLS, GRID } from '../engine/actions.js';
-import { Rng } from '../random/rng.js';
+import { Rng } from '../player/rng.js';
 import { PALETTE } from '../toolkit/palette.js';
-import maze from '../../games/fixtures/maze.js';
-import ruin from '../../games/fixtures/ruin.js';
+import maze from '../../test/fixtures/maze.js';
+import ruin from '../../test/fixtures/ruin.js';
 import { layoutGraph } from './graph-picture.js';
 import { frameSvg, graphSvg, histogramSvg } from './svg.js';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../sweep/sweep.js';
-import { stubQualifier } from '../sweep/testing.js';
+import { stubQualifier } from '../../test/support/sweep.js';
 import { arr, check, int, nullable, num, obj, oneOf, str } from './check.js';
 import { parseReport, SCHEMA_VERSION, validateReport, type SweepReport } from './schema.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
 describe('check', () => {
   const schema = obj({ a: int({ min: 0 }), b: nullable(str), c: arr(oneOf('x', 'y')), d: num({ max: 1 }) }, { optional: ['d'] });

@@ -1,5 +1,5 @@
 /** The sweep's budget: how far each level is explored and how long qualification plays. */
-import { InputError } from '../engine/loader.js';
+import { InputError } from '../suite/loader.js';
 import type { Budget } from '../report/schema.js';
 
 /**

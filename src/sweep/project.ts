@@ -3,8 +3,8 @@
  * keeps its schema when a stage adds fields of its own (absent optional fields become null).
  */
 import type { Analysis } from '../analysis/analyze.js';
-import type { ExploreResult } from '../explorer/explore.js';
-import type { RandomResult } from '../random/random.js';
+import type { ExploreResult } from '../explorer/coordinator.js';
+import type { RandomResult } from '../random/monte-carlo.js';
 import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RegimeReport } from '../report/schema.js';
 import type { QualifyResult, RegimeOutcome } from './qualification.js';
 

@@ -3,7 +3,7 @@
  * sweep reads, the call itself, and how one level's regimes sum up to one status.
  */
 import type { Policy } from '../analysis/policy.js';
-import type { LoadedGame } from '../engine/loader.js';
+import type { LoadedGame } from '../suite/loader.js';
 import type { QualifyResult, RegimeOutcome } from '../qualify/qualify.js';
 
 export type { Finding, QualifyResult, RegimeOutcome } from '../qualify/qualify.js';

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GameAction, parseAction } from '../engine/actions.js';
-import { loadGame } from '../engine/loader.js';
-import { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
+import { loadGame } from '../suite/loader.js';
+import { RUIN_LEVELS } from '../../test/fixtures/ruin.js';
 import { parseReport, type SweepReport } from '../report/schema.js';
 import { parseBudget } from './budget.js';
 import { sweep, type SweepOptions } from './sweep.js';
-import { stubQualifier } from './testing.js';
-import { clopperPearson } from '../random/bounds.js';
+import { stubQualifier } from '../../test/support/sweep.js';
+import { clopperPearson } from '../random/clopper-pearson.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-'));
 const readReport = (dir: string): SweepReport => parseReport(readFileSync(join(dir, 'report.json'), 'utf8'));
 

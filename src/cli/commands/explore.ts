@@ -1,6 +1,6 @@
-import { InputError, loadGame } from '../../engine/loader.js';
-import { exploreLevel, type LevelReport } from '../../explore.js';
-import { exportGraph, fitsGraphology } from '../../explorer/graphology.js';
+import { InputError, loadGame } from '../../suite/loader.js';
+import { exploreLevel, type LevelReport } from '../../level.js';
+import { exportGraph, fitsGraphology } from '../../graph/graphology.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse, policyOption } from '../args.js';
 import { progressLine } from '../progress.js';

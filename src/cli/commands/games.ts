@@ -1,6 +1,6 @@
 import { ACTION_NAMES } from '../../engine/actions.js';
 import type { Game } from '../../engine/game.js';
-import { InputError, loadGame } from '../../engine/loader.js';
+import { InputError, loadGame } from '../../suite/loader.js';
 import { SUITE } from '../../../games/index.js';
 import { parse } from '../args.js';
 import type { Command } from '../main.js';

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ACTION_NAMES, GameAction, actionName, checkedClick, parseAction, type Action } from '../../engine/actions.js';
 import type { Game } from '../../engine/game.js';
-import { InputError, loadGame } from '../../engine/loader.js';
+import { InputError, loadGame } from '../../suite/loader.js';
 import { ActionError, Session, type FrameData } from '../../engine/runtime.js';
 import { frameDataToJson, writeRecordingLines, type RecordedFrameData } from '../../recording/write.js';
 import { numberOption, onePositional, parse } from '../args.js';

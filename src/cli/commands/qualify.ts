@@ -1,4 +1,4 @@
-import { InputError } from '../../engine/loader.js';
+import { InputError } from '../../suite/loader.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/qualify.js';
 import { numberOption, onePositional, parse, policyOption } from '../args.js';
 import type { Command } from '../main.js';

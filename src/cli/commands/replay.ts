@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError, loadGame, type LoadedGame } from '../../engine/loader.js';
+import { InputError, loadGame, type LoadedGame } from '../../suite/loader.js';
 import { readRecording, type Recording } from '../../recording/read.js';
 import { replayRecording } from '../../recording/replay.js';
 import { writeRecordingLines } from '../../recording/write.js';

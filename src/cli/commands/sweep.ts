@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { InputError } from '../../engine/loader.js';
+import { InputError } from '../../suite/loader.js';
 import { readBaseline } from '../../report/baseline.js';
 import { headline } from '../../report/markdown.js';
 import { levelLine } from '../../report/summary.js';

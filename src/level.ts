@@ -1,7 +1,7 @@
 import { analyze, type Analysis } from './analysis/analyze.js';
 import type { Policy } from './analysis/policy.js';
-import { exploreGraph, resolveSource, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/explore.js';
-import type { StateGraph } from './explorer/graph.js';
+import { exploreGraph, resolveSource, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/coordinator.js';
+import type { StateGraph } from './graph/graph.js';
 
 export interface LevelOptions extends ExploreOptions {
   policy?: Policy;

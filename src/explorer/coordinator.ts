@@ -1,13 +1,13 @@
 import { codeName } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { collisionProbability, fingerprintInto, initIdentity } from '../engine/identity.js';
-import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
+import { InputError, loadGame, type LoadedGame } from '../suite/loader.js';
 import { expandBatch, Outcome, type ExpandResult } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 import { defaultWorkers, inOrder } from '../parallel/pool.js';
 import { FrontierQueue } from './frontier.js';
-import { NodeFlag, type StateGraph } from './graph.js';
-import { measureGraph, type GraphMeasures } from './measures.js';
+import { NodeFlag, type StateGraph } from '../graph/graph.js';
+import { measureGraph, type GraphMeasures } from '../graph/measures.js';
 import { Store } from './store.js';
 
 export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted';

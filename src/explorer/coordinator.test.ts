@@ -7,13 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CELLS, GameAction, GRID, parseAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
-import { loadGame } from '../engine/loader.js';
+import { loadGame } from '../suite/loader.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { exploreGraph, GameCrash, pathTo, type ExploreOptions } from './explore.js';
-import { NodeFlag, type StateGraph } from './graph.js';
-import { exportGraph } from './graphology.js';
+import { exploreGraph, GameCrash, pathTo, type ExploreOptions } from './coordinator.js';
+import { NodeFlag, type StateGraph } from '../graph/graph.js';
+import { exportGraph } from '../graph/graphology.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
 /**
  * Independent truth: a plain single-threaded BFS with string identities over every action and

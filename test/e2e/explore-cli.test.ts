@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../engine/loader.js';
+import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 
-const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist', 'games', 'fixtures', `${name}.js`);
+const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist', 'test', 'fixtures', `${name}.js`);
 const cli = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
 
 describe('arcgraph explore', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GameAction } from '../engine/actions.js';
 import { NodeFlag } from './graph.js';
 import { stronglyConnected } from './scc.js';
-import { graphOf, type NodeSpec } from '../analysis/testing.js';
+import { graphOf, type NodeSpec } from '../../test/support/graphs.js';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function random(seed: number): () => number {

@@ -5,7 +5,7 @@
  */
 import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
-import { Rng } from '../random/rng.js';
+import { Rng } from './rng.js';
 import type { Policy } from '../analysis/policy.js';
 
 const KEYS: Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));

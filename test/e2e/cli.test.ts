@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUITE } from '../../games/index.js';
-import { ACTION_NAMES } from '../engine/actions.js';
-import { PACKAGE_ROOT, loadGame } from '../engine/loader.js';
+import { ACTION_NAMES } from '../../src/engine/actions.js';
+import { PACKAGE_ROOT, loadGame } from '../../src/suite/loader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const RUIN = 'dist/games/fixtures/ruin.js';
-const LIGHTS = 'dist/games/fixtures/lights.js';
+const RUIN = 'dist/test/fixtures/ruin.js';
+const LIGHTS = 'dist/test/fixtures/lights.js';
 
 function cli(args: string[], input = '') {
   const r = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, input, encoding: 'utf8' });
@@ -112,7 +112,7 @@ describe('arcgraph play (script on stdin)', () => {
 
   it('leaves no recording when the game crashes (exit 1)', () => {
     const rec = join(dir, 'boom.recording.jsonl');
-    const r = cli(['play', 'dist/games/fixtures/boom.js', '--record', rec], 'ACTION1\nACTION1\nACTION2\nACTION2\n');
+    const r = cli(['play', 'dist/test/fixtures/boom.js', '--record', rec], 'ACTION1\nACTION1\nACTION2\nACTION2\n');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('counter overflow');
     expect(existsSync(rec)).toBe(false);

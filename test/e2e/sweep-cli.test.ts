@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../engine/loader.js';
-import { parseReport, type SweepReport } from '../report/schema.js';
+import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { parseReport, type SweepReport } from '../../src/report/schema.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
-const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/games/fixtures', `${name}.js`);
+const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-cli-'));
 const QUICK = 'steps-scale=0.01';
 

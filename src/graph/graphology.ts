@@ -3,7 +3,7 @@ import graphology from 'graphology';
 import { write as writeGexf } from 'graphology-library/gexf.js';
 import { CELLS, GameAction, codeName } from '../engine/actions.js';
 import { fingerprintHex } from '../engine/identity.js';
-import { InputError } from '../engine/loader.js';
+import { InputError } from '../suite/loader.js';
 import { NodeFlag, TERMINAL, type StateGraph } from './graph.js';
 
 type DirectedGraph = InstanceType<typeof graphology.DirectedGraph>;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SUITE } from '../../games/index.js';
-import { validateGame, type Game } from './game.js';
+import { validateGame, type Game } from '../engine/game.js';
 
 /** A game and the module it came from, so worker threads can load the same game. */
 export interface LoadedGame {

@@ -1,9 +1,9 @@
 import type { Game } from '../engine/game.js';
-import { InputError, loadGame, type LoadedGame } from '../engine/loader.js';
+import { InputError, loadGame, type LoadedGame } from '../suite/loader.js';
 import { defaultWorkers, inOrder, sharedPool } from '../parallel/pool.js';
 import type { Policy } from '../analysis/policy.js';
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/verdict.js';
-import { clopperPearson } from './bounds.js';
+import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
 export interface RandomOptions {

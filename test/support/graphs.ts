@@ -3,9 +3,9 @@
  * a game, independent of the explorer (states keyed by their full canonical bytes, no hashing), so
  * analysis tests check against a graph built another way.
  */
-import { GameAction, actionCode, type Action } from '../engine/actions.js';
-import { clickClasses, type Game } from '../engine/game.js';
-import { NodeFlag, type StateGraph } from '../explorer/graph.js';
+import { GameAction, actionCode, type Action } from '../../src/engine/actions.js';
+import { clickClasses, type Game } from '../../src/engine/game.js';
+import { NodeFlag, type StateGraph } from '../../src/graph/graph.js';
 
 /**
  * The graph of `level`, expanding at most `maxExpanded` states in breadth-first order (the rest

@@ -18,21 +18,21 @@
  * reported and the others go on, but the levels after it cannot be recorded (a recording reaches
  * level k only through the wins of 1..k-1); the exit code is then 1.
  *
- *   node dist/games/record.js <game-id-or-module> [--max-nodes N] [--workers N] [--out DIR]
+ *   node dist/src/recording/record-suite.js <game-id-or-module> [--max-nodes N] [--workers N] [--out DIR]
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { actionCode, actionFromCode, actionName, type Action } from '../src/engine/actions.js';
-import { playerMoves, type Game } from '../src/engine/game.js';
-import { InputError, PACKAGE_ROOT, loadGame, type LoadedGame } from '../src/engine/loader.js';
-import { exploreGraph, pathTo } from '../src/explorer/explore.js';
-import { NodeFlag, type StateGraph } from '../src/explorer/graph.js';
-import { defaultWorkers } from '../src/parallel/pool.js';
-import { Rng } from '../src/random/rng.js';
-import { writeRecording, type RecordingOutcome } from '../src/recording/write.js';
+import { actionCode, actionFromCode, actionName, type Action } from '../engine/actions.js';
+import { playerMoves, type Game } from '../engine/game.js';
+import { InputError, PACKAGE_ROOT, loadGame, type LoadedGame } from '../suite/loader.js';
+import { exploreGraph, pathTo } from '../explorer/coordinator.js';
+import { NodeFlag, type StateGraph } from '../graph/graph.js';
+import { defaultWorkers } from '../parallel/pool.js';
+import { Rng } from '../player/rng.js';
+import { writeRecording, type RecordingOutcome } from './write.js';
 
 const DEFAULT_MAX_NODES = 3_000_000;
 /** Random attempts tried for a loss, and the steps after which an attempt is given up. */
@@ -124,7 +124,7 @@ const positiveInteger = (name: string, text: string | undefined, fallback: numbe
 };
 
 async function main(argv: string[]): Promise<number> {
-  const usage = 'usage: node dist/games/record.js <game-id-or-module> [--max-nodes N] [--workers N] [--out DIR]';
+  const usage = 'usage: node dist/src/recording/record-suite.js <game-id-or-module> [--max-nodes N] [--workers N] [--out DIR]';
   const { values, positionals } = parseArgs({
     args: argv,
     options: { 'max-nodes': { type: 'string' }, workers: { type: 'string' }, out: { type: 'string' } },

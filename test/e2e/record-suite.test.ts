@@ -1,21 +1,21 @@
-/** games/record.ts, run as built (`npm test` builds first). */
+/** src/recording/record-suite.ts, run as built (`npm test` builds first). */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import lights from '../../games/fixtures/lights.js';
-import ruin, { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
-import type { Game } from '../engine/game.js';
-import { PACKAGE_ROOT } from '../engine/loader.js';
-import { readRecording } from './read.js';
-import { replayRecording } from './replay.js';
+import lights from '../fixtures/lights.js';
+import ruin, { RUIN_LEVELS } from '../fixtures/ruin.js';
+import type { Game } from '../../src/engine/game.js';
+import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { readRecording } from '../../src/recording/read.js';
+import { replayRecording } from '../../src/recording/replay.js';
 
 const out = mkdtempSync(join(tmpdir(), 'arcgraph-record-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 function record(fixture: string, dir: string, ...args: string[]) {
-  return spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/games/record.js'), join(PACKAGE_ROOT, 'dist/games/fixtures', `${fixture}.js`), '--out', dir, ...args], { encoding: 'utf8' });
+  return spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/recording/record-suite.js'), join(PACKAGE_ROOT, 'dist/test/fixtures', `${fixture}.js`), '--out', dir, ...args], { encoding: 'utf8' });
 }
 
 /** The recordings of one kind, by level. */

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadGame } from '../engine/loader.js';
-import { RUIN_LEVELS } from '../../games/fixtures/ruin.js';
+import { loadGame } from '../suite/loader.js';
+import { RUIN_LEVELS } from '../../test/fixtures/ruin.js';
 import { attemptsToCertify } from '../analysis/verdict.js';
-import { clopperPearson, incompleteBeta } from './bounds.js';
-import { randomPlay } from './random.js';
-import { Rng } from './rng.js';
+import { clopperPearson, incompleteBeta } from './clopper-pearson.js';
+import { randomPlay } from './monte-carlo.js';
+import { Rng } from '../player/rng.js';
 
-const fixture = (name: string): string => join(__dirname, '../../games/fixtures', `${name}.ts`);
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
 describe('Clopper-Pearson bounds', () => {
   it('match the closed forms at the edges and known values inside', () => {

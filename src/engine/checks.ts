@@ -3,8 +3,8 @@
  * and by replay (on every step of a recording), so a fault the fuzzer finds is the fault replay
  * reports on its reproduction.
  */
-import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
-import type { Frame, Game } from '../engine/game.js';
+import { CELLS, GRID, GameAction, type Action } from './actions.js';
+import type { Frame, Game } from './game.js';
 
 /** What a finding is about. The first eight are transition checks; the others whole regimes. */
 export type Check =
