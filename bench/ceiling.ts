@@ -4,8 +4,8 @@
  * Its k-thread / 1-thread ratio is the most k explorer workers could gain on this machine.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { initIdentity } from '../src/engine/identity.js';
-import { loadGameModule } from '../src/suite/loader.js';
+import { initIdentity } from '../src/engine/index.js';
+import { loadGameModule } from '../src/suite/index.js';
 import { rawSteps, type PackedStates } from './raw.js';
 
 /** Marks this module's own threads (importing it elsewhere in a worker must not start one). */

@@ -1,7 +1,7 @@
-import { CELLS, GRID, GameAction, type Action } from '../src/engine/actions.js';
-import type { Game } from '../src/engine/game.js';
-import { fingerprintInto } from '../src/engine/identity.js';
-import { Rng } from '../src/player/rng.js';
+import { CELLS, GRID, GameAction, type Action } from '../src/engine/index.js';
+import type { Game } from '../src/engine/index.js';
+import { fingerprintInto } from '../src/engine/index.js';
+import { Rng } from '../src/player/index.js';
 import { rate, type Timing } from './measure.js';
 
 /** The ARC engine's floor: 1,000 frames per second. */

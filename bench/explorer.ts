@@ -1,7 +1,7 @@
 import graphology from 'graphology';
-import { playerMoves, type Game } from '../src/engine/game.js';
-import type { LoadedGame } from '../src/suite/loader.js';
-import { exploreGraph } from '../src/explorer/coordinator.js';
+import { playerMoves, type Game } from '../src/engine/index.js';
+import type { LoadedGame } from '../src/suite/index.js';
+import { exploreGraph } from '../src/explorer/index.js';
 import { rawLoopThreads } from './ceiling.js';
 import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 import { bfsStates } from './raw.js';

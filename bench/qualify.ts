@@ -1,5 +1,5 @@
-import type { LoadedGame } from '../src/suite/loader.js';
-import { qualify } from '../src/qualify/qualify.js';
+import type { LoadedGame } from '../src/suite/index.js';
+import { qualify } from '../src/qualify/index.js';
 import { median } from './measure.js';
 
 export interface QualifyBench {

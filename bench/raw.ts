@@ -1,6 +1,6 @@
 /** The raw single-threaded step loop, the baseline every explorer speed is compared with. */
-import { playerMoves, type Game } from '../src/engine/game.js';
-import { fingerprintInto } from '../src/engine/identity.js';
+import { playerMoves, type Game } from '../src/engine/index.js';
+import { fingerprintInto } from '../src/engine/index.js';
 
 /** States as canonical bytes packed back to back, with the end offset of each. */
 export interface PackedStates {

@@ -1,6 +1,6 @@
-import { analyze } from '../src/analysis/analyze.js';
-import { loadGame } from '../src/suite/loader.js';
-import { exploreGraph } from '../src/explorer/coordinator.js';
+import { analyze } from '../src/analysis/index.js';
+import { loadGame } from '../src/suite/index.js';
+import { exploreGraph } from '../src/explorer/index.js';
 import { median } from './measure.js';
 
 export interface SolverCase {

@@ -1,6 +1,6 @@
-import type { LoadedGame } from '../src/suite/loader.js';
-import { randomPlay } from '../src/random/monte-carlo.js';
-import { runWalks } from '../src/random/walk.js';
+import type { LoadedGame } from '../src/suite/index.js';
+import { randomPlay } from '../src/random/index.js';
+import { runWalks } from '../src/random/index.js';
 import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 
 export interface WalksBench {

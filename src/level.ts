@@ -1,7 +1,7 @@
-import { analyze, type Analysis } from './analysis/analyze.js';
-import type { Policy } from './analysis/policy.js';
-import { exploreGraph, resolveSource, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/coordinator.js';
-import type { StateGraph } from './graph/graph.js';
+import { analyze, type Analysis } from './analysis/index.js';
+import type { Policy } from './analysis/index.js';
+import { exploreGraph, resolveSource, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
+import type { StateGraph } from './graph/index.js';
 
 export interface LevelOptions extends ExploreOptions {
   policy?: Policy;

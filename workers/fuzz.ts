@@ -1,6 +1,6 @@
 /** Piscina worker: fuzzes a range of seeded random walks of one level (see src/qualify/fuzz.ts). */
-import { loadGameModule } from '../src/suite/loader.js';
-import { runFuzz, type FuzzTask } from '../src/qualify/fuzz.js';
+import { loadGameModule } from '../src/suite/index.js';
+import { runFuzz, type FuzzTask } from '../src/qualify/index.js';
 
 export default async function fuzz(task: FuzzTask): Promise<unknown> {
   return runFuzz(await loadGameModule(task.module), task);

@@ -4,8 +4,8 @@
  * board change. The undo history (the last HISTORY boards) is part of the state, and every action,
  * an undo or a push into a wall included, spends one unit of the budget.
  */
-import { GameAction, type Action } from '../../src/engine/actions.js';
-import type { Frame, Game, Status } from '../../src/engine/game.js';
+import { GameAction, type Action } from '../../src/engine/index.js';
+import type { Frame, Game, Status } from '../../src/engine/index.js';
 import { ByteReader, ByteWriter, Camera, Canvas, Colour, TRANSPARENT, sprite, type Sprite } from '../../src/toolkit/index.js';
 import { BX19_LEVELS, type Bx19Level } from './levels.js';
 

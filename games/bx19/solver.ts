@@ -5,7 +5,7 @@
  * the push sequence it finds is a shortest one in moves. games/record.js uses it when its exact
  * search over full states runs into its cap; the tests check its wins within each level's budget.
  */
-import { GameAction, type Action } from '../../src/engine/actions.js';
+import { GameAction, type Action } from '../../src/engine/index.js';
 import game, { type Bx19State } from './index.js';
 
 const MOVES: readonly Action[] = [GameAction.ACTION1, GameAction.ACTION2, GameAction.ACTION3, GameAction.ACTION4].map((id) => ({ id }));

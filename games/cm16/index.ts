@@ -4,8 +4,8 @@
  * action spends one unit of the timer bar. Later levels add cells of different cycle lengths,
  * linked cells, locked cells and a mirror axis.
  */
-import { GRID, GameAction, type Action } from '../../src/engine/actions.js';
-import type { ClickTarget, Game, Status } from '../../src/engine/game.js';
+import { GRID, GameAction, type Action } from '../../src/engine/index.js';
+import type { ClickTarget, Game, Status } from '../../src/engine/index.js';
 import { ByteReader, ByteWriter } from '../../src/toolkit/index.js';
 import { layoutOf } from './layout.js';
 import { MOSAIC_LEVELS, compileLevel } from './levels.js';

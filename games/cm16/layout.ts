@@ -3,8 +3,8 @@
  * A board cell is a 4x5 block (4x4 colour over a one-pixel strip showing its cycle) at a pitch of
  * 5 across and 6 down; the target picture sits right of the board at 2x2 per cell, pitch 3.
  */
-import { CELLS, GRID } from '../../src/engine/actions.js';
-import type { ClickTarget } from '../../src/engine/game.js';
+import { CELLS, GRID } from '../../src/engine/index.js';
+import type { ClickTarget } from '../../src/engine/index.js';
 import { Camera } from '../../src/toolkit/index.js';
 import type { MosaicLevel } from './levels.js';
 

@@ -1,5 +1,5 @@
 /** Draws a cm16 state: the board, the target picture, lives pips and the timer bar. */
-import type { Frame } from '../../src/engine/game.js';
+import type { Frame } from '../../src/engine/index.js';
 import { Canvas, Colour } from '../../src/toolkit/index.js';
 import { CELL_H, CELL_W, PITCH_X, PITCH_Y, TARGET_PITCH, type MosaicLayout } from './layout.js';
 import type { MosaicLevel } from './levels.js';

@@ -4,8 +4,8 @@
  * holds a ball of its colour. Every click spends one unit of the timer bar. A trapdoor cannot close
  * on a ball (the lever is jammed).
  */
-import { CELLS, GRID, GameAction, type Action } from '../../src/engine/actions.js';
-import type { ClickTarget, Game, Status } from '../../src/engine/game.js';
+import { CELLS, GRID, GameAction, type Action } from '../../src/engine/index.js';
+import type { ClickTarget, Game, Status } from '../../src/engine/index.js';
 import { ByteReader, ByteWriter } from '../../src/toolkit/index.js';
 import { DROP_LEVELS, compileLevel } from './levels.js';
 import { cupsFilled, jammed, settle } from './physics.js';

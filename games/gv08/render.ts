@@ -1,5 +1,5 @@
 /** Draws a gv08 state: every map cell as a 4x4 picture, balls on top, the timer bar in the floor. */
-import type { Frame } from '../../src/engine/game.js';
+import type { Frame } from '../../src/engine/index.js';
 import { Camera, Canvas, Colour, TRANSPARENT, sprite, type Sprite } from '../../src/toolkit/index.js';
 import { Cell, type DropLevel } from './levels.js';
 import { isOpen } from './physics.js';

@@ -4,8 +4,8 @@
  * tiles forbid going back; the exit opens only while the key matches the target picture.
  * Running out of time costs a life and restarts the level from its start with a full timer.
  */
-import { GameAction, type Action } from '../../src/engine/actions.js';
-import type { Frame, Game, Status } from '../../src/engine/game.js';
+import { GameAction, type Action } from '../../src/engine/index.js';
+import type { Frame, Game, Status } from '../../src/engine/index.js';
 import { ByteReader, ByteWriter, Camera, Canvas, Colour, TRANSPARENT, rotate, sprite, type Sprite } from '../../src/toolkit/index.js';
 import { RT42_LEVELS, type Rt42Level } from './levels.js';
 

@@ -1,4 +1,4 @@
-import { NodeFlag, TERMINAL, type StateGraph } from '../graph/graph.js';
+import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
 import { winWithin, type WithinK } from './horizon.js';
 import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
 import { transitionWeights, type Policy } from './policy.js';

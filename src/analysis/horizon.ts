@@ -1,4 +1,4 @@
-import { NodeFlag, type StateGraph } from '../graph/graph.js';
+import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { TransitionWeights } from './policy.js';
 import { exactProbability, type ExactProbability } from './probability.js';
 import { exactBudget } from './exact.js';

@@ -1,5 +1,5 @@
-import { CELLS, GameAction } from '../engine/actions.js';
-import { NodeFlag, type StateGraph } from '../graph/graph.js';
+import { CELLS, GameAction } from '../engine/index.js';
+import { NodeFlag, type StateGraph } from '../graph/index.js';
 
 /**
  * The random policy a probability is computed for.

@@ -1,4 +1,4 @@
-import type { StateGraph } from '../graph/graph.js';
+import type { StateGraph } from '../graph/index.js';
 import { solveExact } from './exact.js';
 import { DEFAULT_INTERVAL, solveInterval, type IntervalOptions } from './interval.js';
 import type { Policy, TransitionWeights } from './policy.js';

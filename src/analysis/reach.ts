@@ -1,7 +1,7 @@
-import { NodeFlag, type StateGraph } from '../graph/graph.js';
+import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { TransitionWeights } from './policy.js';
 import { backwardReach, isFrontier, type ReverseEdges } from './reachability.js';
-import { stronglyConnected, type Components } from '../graph/scc.js';
+import { stronglyConnected, type Components } from '../graph/index.js';
 
 /** Node value codes: won (probability 1), lost (0), or to be solved. */
 export const WIN = 1;

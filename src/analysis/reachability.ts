@@ -1,5 +1,5 @@
-import { codeName } from '../engine/actions.js';
-import { NodeFlag, TERMINAL, type StateGraph } from '../graph/graph.js';
+import { codeName } from '../engine/index.js';
+import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
 
 /** The graph's edges reversed, in CSR form: the predecessors of v are revSource[revStart[v] .. revStart[v+1]-1]. */
 export interface ReverseEdges {

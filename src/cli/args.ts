@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { POLICIES, type Policy } from '../analysis/policy.js';
-import { InputError } from '../suite/loader.js';
+import { POLICIES, type Policy } from '../analysis/index.js';
+import { InputError } from '../errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ActionError } from '../engine/runtime.js';
-import { InputError } from '../suite/loader.js';
+import { ActionError } from '../engine/index.js';
+import { InputError } from '../errors.js';
 
 /** A command: runs with its own arguments and returns the exit code. */
 export interface Command {

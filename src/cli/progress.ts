@@ -1,4 +1,4 @@
-import type { Progress } from '../explorer/coordinator.js';
+import type { Progress } from '../explorer/index.js';
 
 const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n)));
 

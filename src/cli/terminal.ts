@@ -3,9 +3,9 @@
  * half blocks (top pixel in the foreground, bottom pixel in the background), and a decoder for the
  * keys and SGR mouse reports a raw-mode terminal sends.
  */
-import { GRID } from '../engine/actions.js';
-import type { Frame } from '../engine/game.js';
-import { rgb } from '../toolkit/palette.js';
+import { GRID } from '../engine/index.js';
+import type { Frame } from '../engine/index.js';
+import { rgb } from '../toolkit/index.js';
 
 const ESC = '\x1b[';
 export const TERM = {

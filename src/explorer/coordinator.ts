@@ -1,13 +1,14 @@
-import { codeName } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { collisionProbability, fingerprintInto, initIdentity } from '../engine/identity.js';
-import { InputError, loadGame, type LoadedGame } from '../suite/loader.js';
+import { codeName } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { collisionProbability, fingerprintInto, initIdentity } from '../engine/index.js';
+import { InputError } from '../errors.js';
+import { loadGame, type LoadedGame } from '../suite/index.js';
 import { expandBatch, Outcome, type ExpandResult } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { defaultWorkers, inOrder } from '../parallel/pool.js';
+import { defaultWorkers, inOrder } from '../parallel/index.js';
 import { FrontierQueue } from './frontier.js';
-import { NodeFlag, type StateGraph } from '../graph/graph.js';
-import { measureGraph, type GraphMeasures } from '../graph/measures.js';
+import { NodeFlag, type StateGraph } from '../graph/index.js';
+import { measureGraph, type GraphMeasures } from '../graph/index.js';
 import { Store } from './store.js';
 
 export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted';

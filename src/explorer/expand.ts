@@ -1,6 +1,6 @@
-import { GameAction, actionCode, type Action } from '../engine/actions.js';
-import { clickClasses, type Game } from '../engine/game.js';
-import { fingerprintInto, type Fingerprint } from '../engine/identity.js';
+import { GameAction, actionCode, type Action } from '../engine/index.js';
+import { clickClasses, type Game } from '../engine/index.js';
+import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 
 /** Successor status codes shipped back to the coordinator. */
 export const Outcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;

@@ -1,5 +1,5 @@
-import type { Game } from '../engine/game.js';
-import { sharedPool } from '../parallel/pool.js';
+import type { Game } from '../engine/index.js';
+import { sharedPool } from '../parallel/index.js';
 import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import { packMessage, unpackMessage } from './wire.js';
 

@@ -1,5 +1,5 @@
-import { NodeFlag, type StateGraph } from '../graph/graph.js';
-import type { PlayerAction } from '../engine/actions.js';
+import { NodeFlag, type StateGraph } from '../graph/index.js';
+import type { PlayerAction } from '../engine/index.js';
 import { FingerprintTable } from './table.js';
 
 /** Growth factor of the typed arrays: 1.5 keeps the unused tail to a quarter on average. */

@@ -1,4 +1,4 @@
-import type { PlayerAction } from '../engine/actions.js';
+import type { PlayerAction } from '../engine/index.js';
 
 /** Node flags in the compact graph. A node is on the frontier when it is neither terminal nor expanded. */
 export const NodeFlag = {

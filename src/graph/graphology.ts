@@ -1,9 +1,9 @@
 import { writeFile, rename } from 'node:fs/promises';
 import graphology from 'graphology';
 import { write as writeGexf } from 'graphology-library/gexf.js';
-import { CELLS, GameAction, codeName } from '../engine/actions.js';
-import { fingerprintHex } from '../engine/identity.js';
-import { InputError } from '../suite/loader.js';
+import { CELLS, GameAction, codeName } from '../engine/index.js';
+import { fingerprintHex } from '../engine/index.js';
+import { InputError } from '../errors.js';
 import { NodeFlag, TERMINAL, type StateGraph } from './graph.js';
 
 type DirectedGraph = InstanceType<typeof graphology.DirectedGraph>;

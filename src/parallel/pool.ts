@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { PACKAGE_ROOT } from '../suite/loader.js';
+import { PACKAGE_ROOT } from '../suite/index.js';
 
 type Handler = 'expand' | 'walk' | 'fuzz';
 

@@ -3,10 +3,10 @@
  * src/random/walk.ts plays them (same Rng stream, same draws), so a win or a crash found by
  * `randomPlay` can be turned back into its actions; the fuzz walks use the same draws.
  */
-import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
+import { CELLS, GRID, GameAction, type Action } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
 import { Rng } from './rng.js';
-import type { Policy } from '../analysis/policy.js';
+import type { Policy } from '../analysis/index.js';
 
 const KEYS: Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
 

@@ -3,12 +3,12 @@
  * inspected (src/qualify/checks.ts), click classes sampled, and a sample of transitions shipped
  * back so the coordinator can step them again in another thread.
  */
-import { GameAction, actionCode, type Action, type ActionCode } from '../engine/actions.js';
-import type { Frame, Game } from '../engine/game.js';
-import { hash64, initIdentity } from '../engine/identity.js';
-import { Rng } from '../player/rng.js';
-import { IdentityFrames, clickRepresentative, inspectReset, inspectStep, sameBytes, type Check, type Fault } from '../engine/checks.js';
-import { drawAction } from '../player/episodes.js';
+import { GameAction, actionCode, type Action, type ActionCode } from '../engine/index.js';
+import type { Frame, Game } from '../engine/index.js';
+import { hash64, initIdentity } from '../engine/index.js';
+import { Rng } from '../player/index.js';
+import { IdentityFrames, clickRepresentative, inspectReset, inspectStep, sameBytes, type Check, type Fault } from '../engine/index.js';
+import { drawAction } from '../player/index.js';
 
 export interface FuzzTask {
   module: string;

@@ -4,11 +4,11 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { actionName } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { PACKAGE_ROOT, suiteModule } from '../suite/loader.js';
-import { readRecording } from '../recording/read.js';
-import { replayRecording } from '../recording/replay.js';
+import { actionName } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { PACKAGE_ROOT, suiteModule } from '../suite/index.js';
+import { readRecording } from '../recording/index.js';
+import { replayRecording } from '../recording/index.js';
 
 /**
  * Where a game's recordings live: games/<id>/recordings for a suite game; for a module, its

@@ -8,14 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GameAction, actionCode, actionFromCode, actionName, parseAction, type Action } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { InputError, loadGame, type LoadedGame } from '../suite/loader.js';
-import { defaultWorkers, workerPool } from '../parallel/pool.js';
-import { randomPlay } from '../random/monte-carlo.js';
-import type { Policy } from '../analysis/policy.js';
-import { sameBytes, type Check } from '../engine/checks.js';
-import { playEpisode, walkActions } from '../player/episodes.js';
+import { GameAction, actionCode, actionFromCode, actionName, parseAction, type Action } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { InputError } from '../errors.js';
+import { loadGame, type LoadedGame } from '../suite/index.js';
+import { defaultWorkers, workerPool } from '../parallel/index.js';
+import { randomPlay } from '../random/index.js';
+import type { Policy } from '../analysis/index.js';
+import { sameBytes, type Check } from '../engine/index.js';
+import { playEpisode, walkActions } from '../player/index.js';
 import { runFuzz, type FuzzFault, type FuzzResult, type FuzzTask, type WalkPoint } from './fuzz.js';
 import { playBack, recordingFolders, recordingsOf, type PlaybackOutcome } from './playback.js';
 import { writeReproduction } from './reproduce.js';
@@ -30,6 +31,9 @@ export interface RegimeOutcome {
   findings: number;
   seconds: number;
 }
+
+/** One regime's status on one level. */
+export type RegimeStatus = RegimeOutcome['status'];
 
 export interface LevelQualification {
   level: number;

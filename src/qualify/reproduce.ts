@@ -6,11 +6,11 @@
  * frame) or when the step cannot be played here (it threw, or may never return).
  */
 import { randomUUID } from 'node:crypto';
-import { GameAction, type Action } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { Session, type FrameData } from '../engine/runtime.js';
-import { frameDataToJson, recordingText, writeFileAtomic, type RecordedFrameData } from '../recording/write.js';
-import { frameProblem, type Check } from '../engine/checks.js';
+import { GameAction, type Action } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { Session, type FrameData } from '../engine/index.js';
+import { frameDataToJson, recordingText, writeFileAtomic, type RecordedFrameData } from '../recording/index.js';
+import { frameProblem, type Check } from '../engine/index.js';
 
 type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
 

@@ -4,12 +4,12 @@
  * chunks while the fault still reproduces), and by a breadth-first search (the explorer) for the
  * shortest path to the faulty state, keeping the shortest sequence that still reproduces.
  */
-import { actionFromCode, parseAction, type Action } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { fingerprint, initIdentity } from '../engine/identity.js';
-import { GameCrash, exploreGraph, pathTo } from '../explorer/coordinator.js';
-import { NodeFlag } from '../graph/graph.js';
-import { inspectStep, type Check } from '../engine/checks.js';
+import { actionFromCode, parseAction, type Action } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { fingerprint, initIdentity } from '../engine/index.js';
+import { GameCrash, exploreGraph, pathTo } from '../explorer/index.js';
+import { NodeFlag } from '../graph/index.js';
+import { inspectStep, type Check } from '../engine/index.js';
 
 /** Re-steps of the last transition when probing for nondeterminism (a flaky step differs only sometimes). */
 const NONDETERMINISM_RESTEPS = 32;

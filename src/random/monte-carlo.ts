@@ -1,8 +1,9 @@
-import type { Game } from '../engine/game.js';
-import { InputError, loadGame, type LoadedGame } from '../suite/loader.js';
-import { defaultWorkers, inOrder, sharedPool } from '../parallel/pool.js';
-import type { Policy } from '../analysis/policy.js';
-import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/verdict.js';
+import type { Game } from '../engine/index.js';
+import { InputError } from '../errors.js';
+import { loadGame, type LoadedGame } from '../suite/index.js';
+import { defaultWorkers, inOrder, sharedPool } from '../parallel/index.js';
+import type { Policy } from '../analysis/index.js';
+import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 

@@ -1,8 +1,8 @@
-import { CELLS, GRID, GameAction, type Action } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { Rng } from '../player/rng.js';
+import { CELLS, GRID, GameAction, type Action } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { Rng } from '../player/index.js';
 
-import type { Policy } from '../analysis/policy.js';
+import type { Policy } from '../analysis/index.js';
 
 export const WalkEnd = { WON: 1, LOST: 2, CUT: 3 } as const;
 

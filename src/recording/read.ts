@@ -6,10 +6,10 @@
  * Malformed or truncated input is an InputError naming the file and the line.
  */
 import { readFileSync } from 'node:fs';
-import { ACTION_NAMES, CELLS, GRID, GameAction, checkedClick, type Action } from '../engine/actions.js';
-import type { Frame } from '../engine/game.js';
-import { InputError } from '../suite/loader.js';
-import type { SessionState } from '../engine/runtime.js';
+import { ACTION_NAMES, CELLS, GRID, GameAction, checkedClick, type Action } from '../engine/index.js';
+import type { Frame } from '../engine/index.js';
+import { InputError } from '../errors.js';
+import type { SessionState } from '../engine/index.js';
 
 export type RecordingStyle = 'agents' | 'toolkit';
 

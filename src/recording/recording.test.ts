@@ -6,7 +6,7 @@ import boom from '../../test/fixtures/boom.js';
 import lights from '../../test/fixtures/lights.js';
 import ruin, { RUIN_LEVELS } from '../../test/fixtures/ruin.js';
 import { ACTION_NAMES, GRID, GameAction, type Action } from '../engine/actions.js';
-import { InputError } from '../suite/loader.js';
+import { InputError } from '../errors.js';
 import { parseRecording, readRecording } from './read.js';
 import { replayRecording } from './replay.js';
 import { recordActions, recordingText, writeRecording, type RecordedFrameData } from './write.js';

@@ -5,11 +5,11 @@
  * identity, click classes, no slow step), and naming the first step that diverges.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/actions.js';
-import type { Frame, Game } from '../engine/game.js';
-import { InputError } from '../suite/loader.js';
-import { ActionError, Session, type FrameData } from '../engine/runtime.js';
-import { IdentityFrames, frameProblem, inspectStep, type Check } from '../engine/checks.js';
+import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/index.js';
+import type { Frame, Game } from '../engine/index.js';
+import { InputError } from '../errors.js';
+import { ActionError, Session, type FrameData } from '../engine/index.js';
+import { IdentityFrames, frameProblem, inspectStep, type Check } from '../engine/index.js';
 import type { RecordedStep, Recording } from './read.js';
 import { frameDataToJson, type RecordedFrameData, type RecordingOutcome } from './write.js';
 

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { GameAction, type Action } from '../engine/actions.js';
-import type { Game } from '../engine/game.js';
-import { Session, frameToRows, type FrameData, type SessionState } from '../engine/runtime.js';
+import { GameAction, type Action } from '../engine/index.js';
+import type { Game } from '../engine/index.js';
+import { Session, frameToRows, type FrameData, type SessionState } from '../engine/index.js';
 
 /** The JSON form of FrameData as the Agents recordings hold it. */
 export interface RecordedFrameData {

@@ -7,11 +7,11 @@
 import * as forceAtlas2Module from 'graphology-library/layout-forceatlas2.js';
 import type forceAtlas2Layout from 'graphology-layout-forceatlas2';
 import { random as randomLayout } from 'graphology-library/layout.js';
-import { backwardReach, isFrontier, reverseEdges } from '../analysis/reachability.js';
-import { toGraphology } from '../graph/graphology.js';
-import { NodeFlag, TERMINAL, type StateGraph } from '../graph/graph.js';
-import { stronglyConnected } from '../graph/scc.js';
-import { Rng } from '../player/rng.js';
+import { backwardReach, isFrontier, reverseEdges } from '../analysis/index.js';
+import { toGraphology } from '../graph/index.js';
+import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
+import { stronglyConnected } from '../graph/index.js';
+import { Rng } from '../player/index.js';
 
 // graphology-library re-exports the layout's CommonJS function as the default, which its typings omit
 const forceAtlas2 = (forceAtlas2Module as unknown as { default: typeof forceAtlas2Layout.default }).default;

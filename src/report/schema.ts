@@ -3,8 +3,8 @@
  * checker schema below describe the same document (reports/README.md documents it for people);
  * the tests hold them together by validating real reports against the closed schema.
  */
-import type { Policy } from '../analysis/policy.js';
-import type { RegimeStatus } from '../sweep/qualification.js';
+import type { Policy } from '../analysis/index.js';
+import type { RegimeStatus } from '../qualify/index.js';
 import { arr, bool, check, int, nul, nullable, num, obj, oneOf, str, type Schema } from './check.js';
 
 export const SCHEMA_VERSION = 1;

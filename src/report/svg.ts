@@ -1,7 +1,7 @@
 /** Inline SVG pictures for the HTML report: a frame in the ARC palette, a state graph, a depth histogram. */
-import { GRID } from '../engine/actions.js';
-import type { Frame } from '../engine/game.js';
-import { PALETTE } from '../toolkit/palette.js';
+import { GRID } from '../engine/index.js';
+import type { Frame } from '../engine/index.js';
+import { PALETTE } from '../toolkit/index.js';
 import type { GraphPicture, PictureKind } from './graph-picture.js';
 
 export function escapeXml(text: string): string {

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SUITE } from '../../games/index.js';
-import { validateGame, type Game } from '../engine/game.js';
+import { validateGame, type Game } from '../engine/index.js';
+import { InputError } from '../errors.js';
 
 /** A game and the module it came from, so worker threads can load the same game. */
 export interface LoadedGame {
@@ -11,8 +12,6 @@ export interface LoadedGame {
   module: string;
 }
 
-/** Bad input from the user (unknown game, invalid module...): reported as one line, exit code 2. */
-export class InputError extends Error {}
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The package root, whether running from `src/` (tests) or `dist/src/` (built). */
@@ -29,6 +28,9 @@ export function runnableModule(path: string): string {
   if (!existsSync(built)) throw new Error(`${path} has no compiled twin at ${built}: run npm run build`);
   return built;
 }
+
+/** The ids of the suite's games, in the order games/index.ts lists them. */
+export const suiteIds = (): string[] => Object.keys(SUITE);
 
 /** The compiled module of a suite game (suite games always run from dist/, built by npm install). */
 export function suiteModule(id: string): string | undefined {

@@ -1,6 +1,6 @@
 /** The sweep's budget: how far each level is explored and how long qualification plays. */
-import { InputError } from '../suite/loader.js';
-import type { Budget } from '../report/schema.js';
+import { InputError } from '../errors.js';
+import type { Budget } from '../report/index.js';
 
 /**
  * Defaults sized so a sweep of the whole suite finishes in a few minutes on a 2-core machine: with

@@ -1,6 +1,6 @@
 /** How a level's findings add up to one outcome, and the levels' outcomes to a game's. */
-import type { AnalysisNumbers, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/schema.js';
-import { formatProbability as show } from '../report/summary.js';
+import type { AnalysisNumbers, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/index.js';
+import { formatProbability as show } from '../report/index.js';
 import type { RegimeStatus } from './qualification.js';
 
 /**

@@ -2,10 +2,10 @@
  * Copies the stage results into the report's documented shapes, field by field, so report.json
  * keeps its schema when a stage adds fields of its own (absent optional fields become null).
  */
-import type { Analysis } from '../analysis/analyze.js';
-import type { ExploreResult } from '../explorer/coordinator.js';
-import type { RandomResult } from '../random/monte-carlo.js';
-import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RegimeReport } from '../report/schema.js';
+import type { Analysis } from '../analysis/index.js';
+import type { ExploreResult } from '../explorer/index.js';
+import type { RandomResult } from '../random/index.js';
+import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RegimeReport } from '../report/index.js';
 import type { QualifyResult, RegimeOutcome } from './qualification.js';
 
 /** JSON has no Infinity: a probability of 0 is "1 in null". */

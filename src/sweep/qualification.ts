@@ -2,12 +2,11 @@
  * The sweep's one door to qualification (`arcgraph qualify`, src/qualify): the result types the
  * sweep reads, the call itself, and how one level's regimes sum up to one status.
  */
-import type { Policy } from '../analysis/policy.js';
-import type { LoadedGame } from '../suite/loader.js';
-import type { QualifyResult, RegimeOutcome } from '../qualify/qualify.js';
+import type { Policy } from '../analysis/index.js';
+import type { LoadedGame } from '../suite/index.js';
+import type { QualifyResult, RegimeStatus } from '../qualify/index.js';
 
-export type { Finding, QualifyResult, RegimeOutcome } from '../qualify/qualify.js';
-export type RegimeStatus = RegimeOutcome['status'];
+export type { Finding, QualifyResult, RegimeOutcome, RegimeStatus } from '../qualify/index.js';
 
 export interface QualifyOptions {
   stepsScale: number;
@@ -24,7 +23,7 @@ export interface QualifyOptions {
 export type Qualifier = (source: LoadedGame, options: QualifyOptions) => Promise<QualifyResult>;
 
 /** The real qualification (loaded on demand: the sweep pays for its imports only when it runs). */
-export const qualifyGame: Qualifier = async (source, options) => (await import('../qualify/qualify.js')).qualify(source, options);
+export const qualifyGame: Qualifier = async (source, options) => (await import('../qualify/index.js')).qualify(source, options);
 
 const SEVERITY: Record<RegimeStatus, number> = { skipped: 0, pass: 1, warn: 2, fail: 3 };
 

@@ -5,22 +5,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze } from '../analysis/analyze.js';
-import type { Policy } from '../analysis/policy.js';
-import { DEFAULT_THRESHOLD } from '../analysis/verdict.js';
-import { InputError, loadGame, PACKAGE_ROOT, type LoadedGame } from '../suite/loader.js';
-import { exploreGraph, GameCrash } from '../explorer/coordinator.js';
-import { defaultWorkers } from '../parallel/pool.js';
-import { baselineGame, gameRegressions, previousLevel } from '../report/baseline.js';
-import { layoutGraph, PICTURE_LIMIT } from '../report/graph-picture.js';
-import { pictureKey, type LevelPictures } from '../report/html.js';
-import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/schema.js';
-import { frameSvg, graphSvg } from '../report/svg.js';
-import { writeReports } from '../report/write.js';
-import { SUITE } from '../../games/index.js';
+import { analyze } from '../analysis/index.js';
+import type { Policy } from '../analysis/index.js';
+import { DEFAULT_THRESHOLD } from '../analysis/index.js';
+import { InputError } from '../errors.js';
+import { loadGame, PACKAGE_ROOT, type LoadedGame, suiteIds } from '../suite/index.js';
+import { exploreGraph, GameCrash } from '../explorer/index.js';
+import { defaultWorkers } from '../parallel/index.js';
+import { baselineGame, gameRegressions, previousLevel } from '../report/index.js';
+import { layoutGraph, PICTURE_LIMIT } from '../report/index.js';
+import { pictureKey, type LevelPictures } from '../report/index.js';
+import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/index.js';
+import { frameSvg, graphSvg } from '../report/index.js';
+import { writeReports } from '../report/index.js';
 import { DEFAULT_BUDGET } from './budget.js';
 import { gameOutcome, levelOutcome } from './outcome.js';
-import { randomPlay } from '../random/monte-carlo.js';
+import { randomPlay } from '../random/index.js';
 import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
 import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
 
@@ -213,7 +213,7 @@ async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
 }
 
 export async function sweep(options: SweepOptions): Promise<SweepReport> {
-  const refs = options.games ?? Object.keys(SUITE);
+  const refs = options.games ?? suiteIds();
   if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
   const loaded = await loadAll(refs);
   const ctx: Context = {

@@ -1,5 +1,5 @@
-import { GRID } from '../engine/actions.js';
-import type { Frame } from '../engine/game.js';
+import { GRID } from '../engine/index.js';
+import type { Frame } from '../engine/index.js';
 import { TRANSPARENT } from './palette.js';
 import type { Sprite } from './sprite.js';
 

@@ -1,6 +1,6 @@
 /** Test helpers shared by the suite games' tests. */
-import { GRID, GameAction } from '../../src/engine/actions.js';
-import { clickClasses, type Game } from '../../src/engine/game.js';
+import { GRID, GameAction } from '../../src/engine/index.js';
+import { clickClasses, type Game } from '../../src/engine/index.js';
 
 /**
  * Cells whose click leads elsewhere than their class's representative: every cell of every click

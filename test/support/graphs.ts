@@ -3,9 +3,9 @@
  * a game, independent of the explorer (states keyed by their full canonical bytes, no hashing), so
  * analysis tests check against a graph built another way.
  */
-import { GameAction, actionCode, type Action } from '../../src/engine/actions.js';
-import { clickClasses, type Game } from '../../src/engine/game.js';
-import { NodeFlag, type StateGraph } from '../../src/graph/graph.js';
+import { GameAction, actionCode, type Action } from '../../src/engine/index.js';
+import { clickClasses, type Game } from '../../src/engine/index.js';
+import { NodeFlag, type StateGraph } from '../../src/graph/index.js';
 
 /**
  * The graph of `level`, expanding at most `maxExpanded` states in breadth-first order (the rest

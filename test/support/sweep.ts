@@ -3,7 +3,7 @@
  * levels qualification fails. Only tests inject it; the sweep's real path calls `qualify`.
  */
 import { join } from 'node:path';
-import type { Qualifier, QualifyResult, RegimeOutcome } from '../../src/sweep/qualification.js';
+import type { Qualifier, QualifyResult, RegimeOutcome } from '../../src/sweep/index.js';
 
 export interface StubQualifier extends Qualifier {
   /** The game ids it was called for, in order. */

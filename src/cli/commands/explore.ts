@@ -1,6 +1,7 @@
-import { InputError, loadGame } from '../../suite/loader.js';
+import { InputError } from '../../errors.js';
+import { loadGame } from '../../suite/index.js';
 import { exploreLevel, type LevelReport } from '../../level.js';
-import { exportGraph, fitsGraphology } from '../../graph/graphology.js';
+import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse, policyOption } from '../args.js';
 import { progressLine } from '../progress.js';

@@ -1,7 +1,7 @@
-import { ACTION_NAMES } from '../../engine/actions.js';
-import type { Game } from '../../engine/game.js';
-import { InputError, loadGame } from '../../suite/loader.js';
-import { SUITE } from '../../../games/index.js';
+import { ACTION_NAMES } from '../../engine/index.js';
+import type { Game } from '../../engine/index.js';
+import { InputError } from '../../errors.js';
+import { loadGame, suiteIds } from '../../suite/index.js';
 import { parse } from '../args.js';
 import type { Command } from '../main.js';
 
@@ -47,7 +47,7 @@ const command: Command = {
     }
     if (p.positionals.length > 0) throw new InputError(`games takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
     const summaries: GameSummary[] = [];
-    for (const id of Object.keys(SUITE).sort()) summaries.push(summarize((await loadGame(id)).game));
+    for (const id of suiteIds().sort()) summaries.push(summarize((await loadGame(id)).game));
     console.log(p.values.json ? JSON.stringify(summaries) : gamesTable(summaries));
     return 0;
   },

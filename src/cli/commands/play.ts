@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ACTION_NAMES, GameAction, actionName, checkedClick, parseAction, type Action } from '../../engine/actions.js';
-import type { Game } from '../../engine/game.js';
-import { InputError, loadGame } from '../../suite/loader.js';
-import { ActionError, Session, type FrameData } from '../../engine/runtime.js';
-import { frameDataToJson, writeRecordingLines, type RecordedFrameData } from '../../recording/write.js';
+import { ACTION_NAMES, GameAction, actionName, checkedClick, parseAction, type Action } from '../../engine/index.js';
+import type { Game } from '../../engine/index.js';
+import { InputError } from '../../errors.js';
+import { loadGame } from '../../suite/index.js';
+import { ActionError, Session, type FrameData } from '../../engine/index.js';
+import { frameDataToJson, writeRecordingLines, type RecordedFrameData } from '../../recording/index.js';
 import { numberOption, onePositional, parse } from '../args.js';
 import type { Command } from '../main.js';
 import { TERM, clickCell, parseKeys, renderFrame, type KeyEvent } from '../terminal.js';

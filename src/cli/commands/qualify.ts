@@ -1,5 +1,5 @@
-import { InputError } from '../../suite/loader.js';
-import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/qualify.js';
+import { InputError } from '../../errors.js';
+import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
 import { numberOption, onePositional, parse, policyOption } from '../args.js';
 import type { Command } from '../main.js';
 

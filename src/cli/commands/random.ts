@@ -1,5 +1,5 @@
-import { loadGame } from '../../suite/loader.js';
-import { randomPlay, type RandomResult } from '../../random/monte-carlo.js';
+import { loadGame } from '../../suite/index.js';
+import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse, policyOption } from '../args.js';
 

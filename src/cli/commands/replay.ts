@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError, loadGame, type LoadedGame } from '../../suite/loader.js';
-import { readRecording, type Recording } from '../../recording/read.js';
-import { replayRecording } from '../../recording/replay.js';
-import { writeRecordingLines } from '../../recording/write.js';
+import { InputError } from '../../errors.js';
+import { loadGame, type LoadedGame } from '../../suite/index.js';
+import { readRecording, type Recording } from '../../recording/index.js';
+import { replayRecording } from '../../recording/index.js';
+import { writeRecordingLines } from '../../recording/index.js';
 import { onePositional, parse } from '../args.js';
 import type { Command } from '../main.js';
 

@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
-import { InputError } from '../../suite/loader.js';
-import { readBaseline } from '../../report/baseline.js';
-import { headline } from '../../report/markdown.js';
-import { levelLine } from '../../report/summary.js';
-import { REPORT_FILES } from '../../report/write.js';
-import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/budget.js';
-import { sweep, type SweepEvent } from '../../sweep/sweep.js';
-import { defaultWorkers } from '../../parallel/pool.js';
+import { InputError } from '../../errors.js';
+import { readBaseline } from '../../report/index.js';
+import { headline } from '../../report/index.js';
+import { levelLine } from '../../report/index.js';
+import { REPORT_FILES } from '../../report/index.js';
+import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
+import { sweep, type SweepEvent } from '../../sweep/index.js';
+import { defaultWorkers } from '../../parallel/index.js';
 import type { Command } from '../main.js';
 import { numberOption, parse } from '../args.js';
 

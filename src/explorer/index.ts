@@ -1,0 +1,4 @@
+/** The explorer stage's public surface: other folders import only this file. */
+export * from './coordinator.js';
+export * from './expand.js';
+export * from './wire.js';

@@ -1,0 +1,2 @@
+/** The parallel stage's public surface: other folders import only this file. */
+export * from './pool.js';
