@@ -1,6 +1,7 @@
+/** Explore and analyse one level: the one place the two are put together (`arcgraph explore`, the sweep). */
 import { analyze, type Analysis } from './analysis/index.js';
 import type { Policy } from './analysis/index.js';
-import { exploreGraph, resolveSource, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
+import { exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
 import type { StateGraph } from './graph/index.js';
 
 export interface LevelOptions extends ExploreOptions {
@@ -11,11 +12,11 @@ export interface LevelOptions extends ExploreOptions {
 }
 
 /** What `arcgraph explore --json` prints: the exploration's measures and the analysis of its graph. */
-export type LevelReport = ExploreResult & Omit<Analysis, 'fullyExplored' | 'frontier'>;
+export type ExploreReport = ExploreResult & Omit<Analysis, 'fullyExplored' | 'frontier'>;
 
 /** Explores one level and analyses its graph (tutorial exemption and baseline from the game). */
-export async function exploreLevel(source: GameSource, options: LevelOptions): Promise<{ report: LevelReport; graph: StateGraph }> {
-  const loaded = await resolveSource(source);
+export async function exploreLevel(source: GameSource, options: LevelOptions): Promise<{ report: ExploreReport; graph: StateGraph }> {
+  const loaded = await openGame(source);
   const { game } = loaded;
   const { result, graph } = await exploreGraph(loaded.module ? { game, module: loaded.module } : game, options);
   const { fullyExplored, frontier, ...analysis } = analyze(graph, {
@@ -29,6 +30,6 @@ export async function exploreLevel(source: GameSource, options: LevelOptions): P
 }
 
 /** The library form of `arcgraph explore`: returns the object `--json` prints. */
-export async function explore(source: GameSource, options: LevelOptions): Promise<LevelReport> {
+export async function explore(source: GameSource, options: LevelOptions): Promise<ExploreReport> {
   return (await exploreLevel(source, options)).report;
 }

@@ -38,6 +38,9 @@ export function actionCode(action: Action): ActionCode {
   return action.id;
 }
 
+/** The key actions by id (RESET..ACTION7): one table, shared so hot loops do not allocate an action per step. */
+export const KEY_ACTIONS: readonly Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
+
 export function actionFromCode(code: ActionCode): Action {
   if (code < CLICK_BASE) return { id: code as GameAction };
   const cell = code - CLICK_BASE;

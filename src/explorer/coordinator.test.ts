@@ -9,7 +9,8 @@ import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../suite/loader.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { exploreGraph, GameCrash, pathTo, type ExploreOptions } from './coordinator.js';
+import { bfsPath } from '../graph/index.js';
+import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { exportGraph } from '../graph/graphology.js';
 
@@ -176,10 +177,10 @@ describe('explore', () => {
     const { graph } = await exploreGraph(loaded, { level: 2, workers: 1 });
     for (let u = 0; u < graph.nodeCount; u++) {
       let s = loaded.game.init(2);
-      for (const code of pathTo(graph, u)) s = loaded.game.step(s, code < 8 ? { id: code as GameAction } : parseAction(`6@${(code - 8) % 64},${Math.floor((code - 8) / 64)}`));
+      for (const code of bfsPath(graph, u)) s = loaded.game.step(s, code < 8 ? { id: code as GameAction } : parseAction(`6@${(code - 8) % 64},${Math.floor((code - 8) / 64)}`));
       const fp = fingerprint(loaded.game.encode(s));
       expect([fp.lo, fp.hi]).toEqual([graph.fingerprintLo![u], graph.fingerprintHi![u]]);
-      expect(graph.depth[u]).toBe(pathTo(graph, u).length);
+      expect(graph.depth[u]).toBe(bfsPath(graph, u).length);
     }
   });
 

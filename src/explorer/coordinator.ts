@@ -1,14 +1,10 @@
-import { codeName } from '../engine/index.js';
-import type { Game } from '../engine/index.js';
-import { collisionProbability, fingerprintInto, initIdentity } from '../engine/index.js';
-import { InputError } from '../errors.js';
-import { loadGame, type LoadedGame } from '../suite/index.js';
-import { expandBatch, Outcome, type ExpandResult } from './expand.js';
-import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { defaultWorkers, inOrder } from '../parallel/index.js';
+import { codeName, collisionProbability, type Game } from '../engine/index.js';
+import { bfsPath, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
+import { OrderedRunner } from '../parallel/index.js';
+import { expandBatch, StepOutcome, type ExpandResult } from './expand.js';
+import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { NodeFlag, type StateGraph } from '../graph/index.js';
-import { measureGraph, type GraphMeasures } from '../graph/index.js';
+import { openLevel, type GameSource, type OpenedLevel } from './source.js';
 import { Store } from './store.js';
 
 export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted';
@@ -70,24 +66,8 @@ export class GameCrash extends Error {
   }
 }
 
-/** A suite id or module path, a loaded game, or a game object (which then runs on this thread). */
-export type GameSource = string | LoadedGame | Game;
-
-export async function resolveSource(source: GameSource): Promise<{ game: Game; module?: string }> {
-  if (typeof source === 'string') return loadGame(source);
-  if ('game' in source && 'module' in source) return source;
-  return { game: source as Game };
-}
-
-/** The action codes from the root to node `u` along BFS parents. */
-export function pathTo(graph: Pick<StateGraph, 'parent' | 'parentAction'>, u: number): number[] {
-  const path: number[] = [];
-  for (let v = u; graph.parent[v] >= 0; v = graph.parent[v]) path.push(graph.parentAction[v]);
-  return path.reverse();
-}
-
 const flagsOf = (outcome: number, lastLevel: boolean): number =>
-  outcome === Outcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === Outcome.LOST ? NodeFlag.LOST : 0;
+  outcome === StepOutcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === StepOutcome.LOST ? NodeFlag.LOST : 0;
 
 /**
  * Breadth-first exploration of one level. Batches of frontier states are expanded by workers in
@@ -96,64 +76,79 @@ const flagsOf = (outcome: number, lastLevel: boolean): number =>
  * before its successors are merged, so they are never exceeded.
  */
 export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
-  await initIdentity();
-  const { game, module } = await resolveSource(source);
-  const { level } = options;
-  if (!Number.isInteger(level) || level < 1 || level > game.levels) {
-    throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
-  }
-  const lastLevel = level === game.levels;
-  const maxNodes = options.maxNodes ?? Infinity;
-  const maxEdges = options.maxEdges ?? Infinity;
-  const maxSteps = options.maxSteps ?? Infinity;
-  const deadline = options.maxSeconds === undefined ? Infinity : performance.now() + options.maxSeconds * 1000;
-  const started = performance.now();
+  const opened = await openLevel(source, options.level, options.workers);
+  const coordinator = new Coordinator(opened, options, await opened.root());
+  await coordinator.run();
+  return coordinator.finish();
+}
 
-  const store = new Store(Number.isFinite(maxNodes) ? maxNodes : undefined);
-  const queue = new FrontierQueue();
-  const root = game.init(level);
-  const rootBytes = game.encode(root);
-  const fp = fingerprintInto(rootBytes, { lo: 0, hi: 0 });
-  const rootStatus = game.status(root);
-  store.add(fp.lo, fp.hi, 0, -1, 0, flagsOf(rootStatus === 'won' ? Outcome.WON : rootStatus === 'lost' ? Outcome.LOST : Outcome.PLAYING, lastLevel));
-  if (rootStatus === 'playing') queue.push(0, rootBytes.slice());
+/** A batch handed to a worker: the ids of its states, and whether it was expanded on this thread. */
+interface Batch {
+  ids: Int32Array;
+  local: boolean;
+}
 
-  const workers = options.expander?.workers ?? (module ? Math.max(1, options.workers ?? defaultWorkers()) : 1);
-  const expander = options.expander ?? (module ? poolExpander(workers, module, level) : inlineExpander(game));
+/** One exploration's state: the store of the graph so far, the frontier, the batches in flight and the budgets. */
+class Coordinator {
+  private readonly game: Game;
+  private readonly store: Store;
+  private readonly queue = new FrontierQueue();
+  private readonly workers: number;
+  private readonly expander: Expander;
+  private readonly inflight = new OrderedRunner<Batch, ExpandResult>();
+  private readonly maxNodes: number;
+  private readonly maxEdges: number;
+  private readonly maxSteps: number;
+  private readonly deadline: number;
+  private readonly started = performance.now();
   // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
   // of a task is then noise, and a batch still takes only tens of milliseconds.
-  const targetSteps = options.batchSteps ?? 32_768;
-  let stepsPerState = Math.max(1, game.actions.length);
-  let steps = 0;
-  let expandedCount = 0;
-  let stopReason: StopReason | null = null;
-  let lastProgress = 0;
-  const inflight: { ids: Int32Array; done: boolean; local?: boolean; result: Promise<ExpandResult> }[] = [];
+  private readonly targetSteps: number;
+  private stepsPerState: number;
+  private steps = 0;
+  private expandedCount = 0;
+  private stopReason: StopReason | null = null;
+  private lastProgress = 0;
 
-  const stop = (reason: StopReason): void => {
-    stopReason ??= reason;
-  };
+  constructor(
+    private readonly opened: OpenedLevel,
+    private readonly options: ExploreOptions,
+    root: { bytes: Uint8Array; lo: number; hi: number; status: string },
+  ) {
+    this.game = opened.game;
+    this.maxNodes = options.maxNodes ?? Infinity;
+    this.maxEdges = options.maxEdges ?? Infinity;
+    this.maxSteps = options.maxSteps ?? Infinity;
+    this.deadline = options.maxSeconds === undefined ? Infinity : performance.now() + options.maxSeconds * 1000;
+    this.store = new Store(Number.isFinite(this.maxNodes) ? this.maxNodes : undefined);
+    const status = root.status === 'won' ? StepOutcome.WON : root.status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
+    this.store.add(root.lo, root.hi, 0, -1, 0, flagsOf(status, opened.lastLevel));
+    if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
+    this.workers = options.expander?.workers ?? opened.workers;
+    this.expander = options.expander ?? opened.expander();
+    this.targetSteps = options.batchSteps ?? 32_768;
+    this.stepsPerState = Math.max(1, this.game.actions.length);
+  }
+
+  private stop(reason: StopReason): void {
+    this.stopReason ??= reason;
+  }
 
   /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
-  const merge = (ids: Int32Array, r: ExpandResult): void => {
+  private merge(ids: Int32Array, r: ExpandResult): void {
+    const { store, queue } = this;
     const { lo, hi, keys, cells, action, outcome, node, bytes, bytesEnd, recordEnds } = r;
     let merged = 0;
     let first = 0;
-    for (; merged < ids.length && stopReason === null; merged++) {
+    for (; merged < ids.length && this.stopReason === null; merged++) {
       const u = ids[merged];
       if (r.error && r.error.state === merged) {
-        const actions = [...pathTo(store, u), r.error.action].map(codeName);
-        throw new GameCrash(game.id, level, actions, r.error.message);
+        const actions = [...bfsPath(store, u), r.error.action].map(codeName);
+        throw new GameCrash(this.game.id, this.opened.level, actions, r.error.message);
       }
       const end = recordEnds[merged];
-      if (steps + r.steps[merged] > maxSteps) stop('max-steps');
-      else if (store.edgeCount + end > maxEdges) stop('max-edges');
-      else if (store.nodeCount + (end - first) > maxNodes) {
-        let fresh = 0;
-        for (let k = first; k < end; k++) if (node[k] === -1 && store.find(lo[k], hi[k]) < 0) fresh++;
-        if (store.nodeCount + fresh > maxNodes) stop('max-nodes');
-      }
-      if (stopReason !== null) break;
+      this.checkLimits(r, merged, first, end);
+      if (this.stopReason !== null) break;
       const depth = store.depth[u] + 1;
       for (let k = first; k < end; k++) {
         const v = node[k];
@@ -166,96 +161,106 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
           const found = store.lookup(lo[k], hi[k]);
           if (found >= 0) node[k] = found;
           else {
-            node[k] = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], lastLevel), found);
-            if (outcome[k] === Outcome.PLAYING) queue.push(node[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+            node[k] = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], this.opened.lastLevel), found);
+            if (outcome[k] === StepOutcome.PLAYING) queue.push(node[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
           }
         }
       }
-      steps += r.steps[merged];
-      expandedCount++;
+      this.steps += r.steps[merged];
+      this.expandedCount++;
       first = end;
     }
     store.addExpanded(ids.subarray(0, merged), recordEnds, node, keys, cells, action);
-    stepsPerState = Math.max(1, steps / Math.max(1, expandedCount));
-  };
+    this.stepsPerState = Math.max(1, this.steps / Math.max(1, this.expandedCount));
+  }
 
-  const report = (depth: number): void => {
+  /** Stops before state `merged` of a batch (its records first..end) if merging it would pass a limit. */
+  private checkLimits(r: ExpandResult, merged: number, first: number, end: number): void {
+    const { store } = this;
+    if (this.steps + r.steps[merged] > this.maxSteps) this.stop('max-steps');
+    else if (store.edgeCount + end > this.maxEdges) this.stop('max-edges');
+    else if (store.nodeCount + (end - first) > this.maxNodes) {
+      let fresh = 0;
+      for (let k = first; k < end; k++) if (r.node[k] === -1 && store.find(r.lo[k], r.hi[k]) < 0) fresh++;
+      if (store.nodeCount + fresh > this.maxNodes) this.stop('max-nodes');
+    }
+  }
+
+  private report(depth: number): void {
     const now = performance.now();
-    if (!options.onProgress || now - lastProgress < 250) return;
-    lastProgress = now;
-    options.onProgress({ nodes: store.nodeCount, edges: store.edgeCount, transitions: steps, depth, frontier: queue.size, seconds: (now - started) / 1000, storeBytes: store.bytes });
-  };
+    if (!this.options.onProgress || now - this.lastProgress < 250) return;
+    this.lastProgress = now;
+    const { store } = this;
+    this.options.onProgress({ nodes: store.nodeCount, edges: store.edgeCount, transitions: this.steps, depth, frontier: this.queue.size, seconds: (now - this.started) / 1000, storeBytes: store.bytes });
+  }
 
-  /** Batches not yet finished by a worker (each worker holds up to two, so it never waits for this thread). */
-  let running = 0;
-  /** Called when any batch finishes, so a worker that ran ahead gets its next batch at once. */
-  let wake: (() => void) | undefined;
-  const dispatch = (): void => {
-    const batchStates = Math.min(4096, Math.max(1, Math.round(targetSteps / stepsPerState)));
-    if (!expander.ready) {
+  /** Hands frontier batches out: up to two per worker running (so a worker never waits for this thread), four per worker unmerged. */
+  private dispatch(): void {
+    const { queue, inflight, workers, opened } = this;
+    const batchStates = Math.min(4096, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
+    const task = (batch: { states: Uint8Array; ends: Uint32Array }) => ({ module: opened.module ?? '', level: opened.level, states: batch.states, ends: batch.ends });
+    if (!this.expander.ready) {
       // The pool's threads are still starting: expand a small batch here meanwhile (a small level
       // may be done before they are up), then give the pool's messages a turn.
-      if (stopReason === null && queue.size > 0 && inflight.length === 0) {
+      if (this.stopReason === null && queue.size > 0 && inflight.size === 0) {
         const batch = queue.take(Math.ceil(batchStates / 8));
-        const result = Promise.resolve(expandBatch(game, { module: module ?? '', level, states: batch.states, ends: batch.ends }));
-        inflight.push({ ids: batch.ids, done: true, local: true, result });
+        inflight.add({ ids: batch.ids, local: true }, Promise.resolve(expandBatch(this.game, task(batch))), true);
       }
       return;
     }
-    while (stopReason === null && queue.size > 0 && running < 2 * workers && inflight.length < 4 * workers) {
-      const idle = workers - running;
+    while (this.stopReason === null && queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
+      const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      const entry = { ids: batch.ids, done: false, result: inOrder(expander.run({ module: module ?? '', level, states: batch.states, ends: batch.ends })) };
-      running++;
-      const finished = (): void => {
-        entry.done = true;
-        running--;
-        wake?.();
-      };
-      entry.result.then(finished, finished);
-      inflight.push(entry);
+      inflight.add({ ids: batch.ids, local: false }, this.expander.run(task(batch)));
     }
-  };
-
-  // After a stop, batches still in flight are left to finish on the shared pool, their results
-  // unused (a worker cannot be interrupted mid-batch; the analysis overlaps with them).
-  while (stopReason === null) {
-    dispatch();
-    const next = inflight[0];
-    if (!next) break;
-    if (!next.done) {
-      // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-      continue;
-    }
-    inflight.shift();
-    merge(next.ids, await next.result);
-    if (options.signal?.aborted) stop('interrupted');
-    if (performance.now() > deadline) stop('max-seconds');
-    report(store.depth[next.ids[next.ids.length - 1]]);
-    if (next.local) await new Promise(setImmediate);
   }
 
-  const seconds = (performance.now() - started) / 1000;
-  const graph = store.graph(game.actions);
-  const measures = measureGraph(graph);
-  const result: ExploreResult = {
-    game: game.id,
-    level,
-    workers,
-    ...measures,
-    transitions: steps,
-    mergeDensity: steps > 0 ? 1 - (graph.nodeCount - 1) / steps : 0,
-    fullyExplored: measures.frontier === 0,
-    stopReason: measures.frontier === 0 ? null : stopReason,
-    collisionProbability: collisionProbability(graph.nodeCount, steps),
-    seconds,
-    transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
-    storeBytes: store.bytes,
-    bytesPerState: store.bytes / graph.nodeCount,
-  };
-  return { result, graph };
+  /**
+   * Merges batches in order until the frontier is empty or a limit stops the search. After a
+   * stop, batches still in flight are left to finish on the shared pool, their results unused (a
+   * worker cannot be interrupted mid-batch; the analysis overlaps with them).
+   */
+  async run(): Promise<void> {
+    const { inflight } = this;
+    while (this.stopReason === null) {
+      this.dispatch();
+      if (inflight.size === 0) break;
+      if (!inflight.headDone) {
+        // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
+        await inflight.anyFinished();
+        continue;
+      }
+      const { task, result } = (await inflight.next())!;
+      this.merge(task.ids, result);
+      if (this.options.signal?.aborted) this.stop('interrupted');
+      if (performance.now() > this.deadline) this.stop('max-seconds');
+      this.report(this.store.depth[task.ids[task.ids.length - 1]]);
+      if (task.local) await new Promise(setImmediate);
+    }
+  }
+
+  finish(): { result: ExploreResult; graph: StateGraph } {
+    const { store, steps } = this;
+    const seconds = (performance.now() - this.started) / 1000;
+    const graph = store.graph(this.game.actions);
+    const measures = measureGraph(graph);
+    const result: ExploreResult = {
+      game: this.game.id,
+      level: this.opened.level,
+      workers: this.workers,
+      ...measures,
+      transitions: steps,
+      mergeDensity: steps > 0 ? 1 - (graph.nodeCount - 1) / steps : 0,
+      fullyExplored: measures.frontier === 0,
+      stopReason: measures.frontier === 0 ? null : this.stopReason,
+      collisionProbability: collisionProbability(graph.nodeCount, steps),
+      seconds,
+      transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
+      storeBytes: store.bytes,
+      bytesPerState: store.bytes / graph.nodeCount,
+    };
+    return { result, graph };
+  }
 }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { playerMoves, type Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../suite/loader.js';
-import { expandBatch, Outcome, type ExpandTask } from './expand.js';
+import { expandBatch, StepOutcome, type ExpandTask } from './expand.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -83,7 +83,7 @@ describe('expandBatch', () => {
         expect(unresolved.has(key)).toBe(false);
         unresolved.add(key);
       }
-      if (node === -1 && r.outcome[k] === Outcome.PLAYING) {
+      if (node === -1 && r.outcome[k] === StepOutcome.PLAYING) {
         const f = fingerprint(bytes);
         expect(`${f.lo}:${f.hi}`).toBe(key);
       } else {

@@ -1,9 +1,9 @@
-import { GameAction, actionCode, type Action } from '../engine/index.js';
+import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 
-/** Successor status codes shipped back to the coordinator. */
-export const Outcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
+/** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
+export const StepOutcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
 
 /** A batch of frontier states to expand: their canonical bytes back to back. */
 export interface ExpandTask {
@@ -45,7 +45,6 @@ export interface ExpandResult {
   error?: { state: number; action: number; message: string };
 }
 
-const KEY_ACTIONS: Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
 
 /**
  * The records of a batch in typed arrays that grow by doubling (no per-record objects), indexed
@@ -196,9 +195,9 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     } else {
       node = -1;
       const status = game.status(next);
-      o = status === 'won' ? Outcome.WON : status === 'lost' ? Outcome.LOST : Outcome.PLAYING;
+      o = status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
     }
-    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === Outcome.PLAYING && node === -1 ? bytes : null);
+    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === StepOutcome.PLAYING && node === -1 ? bytes : null);
   };
 
   let start = 0;

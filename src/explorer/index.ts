@@ -2,3 +2,5 @@
 export * from './coordinator.js';
 export * from './expand.js';
 export * from './wire.js';
+export * from './source.js';
+export { inlineExpander, poolExpander, type Expander } from './expander.js';

@@ -42,3 +42,10 @@ export interface StateGraph {
   /** The game's available actions (the policy needs them). */
   readonly actions: readonly PlayerAction[];
 }
+
+/** The action codes from the root to node `u` along breadth-first parents (a shortest path). */
+export function bfsPath(graph: Pick<StateGraph, 'parent' | 'parentAction'>, u: number): number[] {
+  const path: number[] = [];
+  for (let v = u; graph.parent[v] >= 0; v = graph.parent[v]) path.push(graph.parentAction[v]);
+  return path.reverse();
+}

@@ -1,2 +1,3 @@
 /** The parallel stage's public surface: other folders import only this file. */
 export * from './pool.js';
+export * from './ordered.js';

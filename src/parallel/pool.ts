@@ -47,15 +47,8 @@ export function sharedPool(handler: Exclude<Handler, 'fuzz'>, workers: number): 
   return pool;
 }
 
-/**
- * Marks a task's promise as handled while it waits its turn: results are awaited in order, and a
- * later task failing first must not abort the process as an unhandled rejection. The promise
- * itself still rejects for whoever awaits it.
- */
-export function inOrder<T>(task: Promise<T>): Promise<T> {
-  task.catch(() => undefined);
-  return task;
-}
-
 /** Default worker count: every core the machine offers. */
 export const defaultWorkers = (): number => availableParallelism();
+
+/** Worker threads for a run: the number asked for (at least 1) or every core; 1 for a game without a module (it runs on this thread). */
+export const workerCount = (requested: number | undefined, threaded = true): number => (threaded ? Math.max(1, requested ?? defaultWorkers()) : 1);

@@ -1,14 +1,12 @@
 /**
- * Seeded random action sequences. The random regimes' episodes are regenerated exactly as
- * src/random/walk.ts plays them (same Rng stream, same draws), so a win or a crash found by
- * `randomPlay` can be turned back into its actions; the fuzz walks use the same draws.
+ * The one random draw of a seeded player: Monte Carlo walks (src/random/walk.ts), the random
+ * regimes' episodes played again in-process (so a win or a crash found by `randomPlay` turns back
+ * into its actions) and the fuzz walks all draw their moves with `drawAction`.
  */
-import { CELLS, GRID, GameAction, type Action } from '../engine/index.js';
+import { CELLS, GRID, GameAction, KEY_ACTIONS, type Action } from '../engine/index.js';
 import type { Game } from '../engine/index.js';
 import { Rng } from './rng.js';
 import type { Policy } from '../analysis/index.js';
-
-const KEYS: Action[] = [0, 1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
 
 /** Draws one move of `policy`; undefined for an unavailable action (a no-op of the reference agent). */
 export function drawAction(rng: Rng, choices: readonly number[], available: ReadonlySet<number>): Action | undefined {
@@ -17,7 +15,7 @@ export function drawAction(rng: Rng, choices: readonly number[], available: Read
     const cell = rng.below(CELLS);
     return available.has(id) ? { id, x: cell % GRID, y: (cell / GRID) | 0 } : undefined;
   }
-  return available.has(id) ? KEYS[id] : undefined;
+  return available.has(id) ? KEY_ACTIONS[id] : undefined;
 }
 
 export const policyChoices = (game: Game, policy: Policy): readonly number[] => (policy === 'reference' ? [1, 2, 3, 4, 5, 6, 7] : game.actions);

@@ -1,9 +1,6 @@
-import type { Game } from '../engine/index.js';
-import { InputError } from '../errors.js';
-import { loadGame, type LoadedGame } from '../suite/index.js';
-import { defaultWorkers, inOrder, sharedPool } from '../parallel/index.js';
-import type { Policy } from '../analysis/index.js';
-import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Verdict } from '../analysis/index.js';
+import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
+import { openLevel, type GameSource } from '../explorer/index.js';
+import { OrderedRunner, sharedPool } from '../parallel/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
@@ -56,16 +53,13 @@ export interface RandomResult {
  * Episode i always plays the same moves (seeded by seed and i), and results are consumed in
  * episode order until the step budget is spent, so the numbers do not depend on the worker count.
  */
-export async function randomPlay(source: string | LoadedGame | Game, options: RandomOptions): Promise<RandomResult> {
-  const loaded: { game: Game; module?: string } = typeof source === 'string' ? await loadGame(source) : 'module' in source ? source : { game: source };
-  const { game, module } = loaded;
+export async function randomPlay(source: GameSource, options: RandomOptions): Promise<RandomResult> {
   const { level, steps: budget } = options;
-  if (!Number.isInteger(level) || level < 1 || level > game.levels) throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
+  const { game, module, workers } = await openLevel(source, level, options.workers);
   const policy = options.policy ?? 'available';
   const seed = options.seed ?? 1;
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
-  const workers = module ? Math.max(1, options.workers ?? defaultWorkers()) : 1;
   const pool = module ? sharedPool('walk', workers) : undefined;
   const run = (task: WalkTask): Promise<WalkResult> => (pool ? pool.run<WalkResult>(task) : Promise.resolve().then(() => runWalks(game, task)));
   const started = performance.now();
@@ -79,14 +73,14 @@ export async function randomPlay(source: string | LoadedGame | Game, options: Ra
   let firstWin: number | undefined;
   let nextEpisode = 0;
   let perTask = 16;
-  const inflight: Promise<WalkResult>[] = [];
+  const inflight = new OrderedRunner<number, WalkResult>();
   // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused.
   while (used < budget && !options.signal?.aborted) {
-    while (inflight.length < 2 * workers) {
-      inflight.push(inOrder(run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap })));
+    while (inflight.size < 2 * workers) {
+      inflight.add(nextEpisode, run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap }));
       nextEpisode += perTask;
     }
-    const r = await inflight.shift()!;
+    const { result: r } = (await inflight.next())!;
     let taskSteps = 0;
     for (let i = 0; i < r.steps.length && used < budget; i++) {
       const left = budget - used;

@@ -1,9 +1,7 @@
-import { CELLS, GRID, GameAction, type Action } from '../engine/index.js';
-import type { Game } from '../engine/index.js';
-import { Rng } from '../player/index.js';
-
+/** One worker task of Monte Carlo play: a range of seeded random episodes, their lengths and ends. */
 import type { Policy } from '../analysis/index.js';
-
+import type { Game } from '../engine/index.js';
+import { drawAction, policyChoices, Rng } from '../player/index.js';
 export const WalkEnd = { WON: 1, LOST: 2, CUT: 3 } as const;
 
 export interface WalkTask {
@@ -25,11 +23,9 @@ export interface WalkResult {
   end: Uint8Array;
 }
 
-const ALL_KEYS: Action[] = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id: id as GameAction }));
-
-/** Plays episodes first..first+count-1 of a seeded random policy from the level's reset state. */
+/** Plays episodes first..first+count-1 of a seeded random policy from the level's reset state (the draws of player/drawAction). */
 export function runWalks(game: Game, task: WalkTask): WalkResult {
-  const choices = task.policy === 'reference' ? [1, 2, 3, 4, 5, 6, 7] : [...game.actions];
+  const choices = policyChoices(game, task.policy);
   const available = new Set<number>(game.actions);
   const steps = new Uint32Array(task.count);
   const end = new Uint8Array(task.count);
@@ -40,14 +36,10 @@ export function runWalks(game: Game, task: WalkTask): WalkResult {
     let n = 0;
     let outcome: number = WalkEnd.CUT;
     while (n < task.maxAttemptSteps) {
-      const id = choices[rng.below(choices.length)];
+      const action = drawAction(rng, choices, available);
       n++;
-      if (id === GameAction.ACTION6) {
-        const cell = rng.below(CELLS);
-        if (available.has(id)) state = game.step(state, { id, x: cell % GRID, y: (cell / GRID) | 0 });
-      } else if (available.has(id)) {
-        state = game.step(state, ALL_KEYS[id - 1]);
-      }
+      // An unavailable action is a no-op of the reference agent: it counts as a step.
+      if (action) state = game.step(state, action);
       const status = game.status(state);
       if (status !== 'playing') {
         outcome = status === 'won' ? WalkEnd.WON : WalkEnd.LOST;

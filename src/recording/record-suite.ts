@@ -29,8 +29,8 @@ import { actionCode, actionFromCode, actionName, type Action } from '../engine/i
 import { playerMoves, type Game } from '../engine/index.js';
 import { InputError } from '../errors.js';
 import { PACKAGE_ROOT, loadGame, type LoadedGame } from '../suite/index.js';
-import { exploreGraph, pathTo } from '../explorer/index.js';
-import { NodeFlag, type StateGraph } from '../graph/index.js';
+import { exploreGraph } from '../explorer/index.js';
+import { bfsPath, NodeFlag, type StateGraph } from '../graph/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { Rng } from '../player/index.js';
 import { writeRecording, type RecordingOutcome } from './write.js';
@@ -60,7 +60,7 @@ async function gameSolver({ game, module }: LoadedGame): Promise<WinningActions 
 /** The action sequence from the reset state to the first node (in BFS order) carrying `flag`. */
 function firstPath(graph: StateGraph, flag: number): Action[] | undefined {
   for (let u = 0; u < graph.nodeCount; u++) {
-    if (graph.flags[u] & flag) return pathTo(graph, u).map(actionFromCode);
+    if (graph.flags[u] & flag) return bfsPath(graph, u).map(actionFromCode);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { loadGame } from '../../suite/index.js';
-import { exploreLevel, type LevelReport } from '../../level.js';
+import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse, policyOption } from '../args.js';
@@ -32,7 +32,7 @@ crashed (the crash names the action sequence that reproduces it), 2 bad input.`;
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
-function describe(r: LevelReport): string {
+function describe(r: ExploreReport): string {
   const lines = [
     `${r.game} level ${r.level}: ${r.nodes} states, ${r.edges} edges, ${r.transitions} transitions (merge density ${r.mergeDensity.toFixed(3)})`,
     r.fullyExplored ? 'fully explored' : `not fully explored: stopped by ${r.stopReason}, ${r.frontier} states on the frontier`,

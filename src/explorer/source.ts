@@ -1,0 +1,69 @@
+/**
+ * An opened level: the one place that resolves a game source, checks the level and picks the
+ * worker count, and that gives the explorer its root state and the expander of its batches (so a
+ * game that runs elsewhere than in a JavaScript module only needs another kind of opened level).
+ */
+import { InputError } from '../errors.js';
+import { fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
+import { workerCount } from '../parallel/index.js';
+import { loadGame, type LoadedGame } from '../suite/index.js';
+import { inlineExpander, poolExpander, type Expander } from './expander.js';
+
+/** A suite id or module path, a loaded game, or a game object (which then runs on this thread). */
+export type GameSource = string | LoadedGame | Game;
+
+/** A resolved game: its module (for worker threads) if it has one, and how many threads run it. */
+export interface OpenedGame {
+  game: Game;
+  module?: string;
+  workers: number;
+}
+
+/** The level's reset state as the explorer stores it: canonical bytes, 64-bit fingerprint, status. */
+export interface RootState {
+  bytes: Uint8Array;
+  lo: number;
+  hi: number;
+  status: Status;
+}
+
+export interface OpenedLevel extends OpenedGame {
+  level: number;
+  /** Winning the last level completes the game. */
+  lastLevel: boolean;
+  /** Computes the root (game code runs here: call it where a throw is reported). */
+  root(): Promise<RootState>;
+  /** Where the explorer's batches run: the shared pool for a module, else this thread. */
+  expander(): Expander;
+}
+
+/** Resolves a game source and picks its worker count (1 for a game object: no module to load in a thread). */
+export async function openGame(source: GameSource, workers?: number): Promise<OpenedGame> {
+  const { game, module } = typeof source === 'string' ? await loadGame(source) : 'game' in source && 'module' in source ? source : { game: source as Game, module: undefined };
+  return module ? { game, module, workers: workerCount(workers) } : { game, workers: workerCount(workers, false) };
+}
+
+/** Throws the user's error for a level the game does not have. */
+export function checkLevel(game: Game, level: number): void {
+  if (!Number.isInteger(level) || level < 1 || level > game.levels) throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);
+}
+
+/** Opens one level of a game source for exploring or playing. */
+export async function openLevel(source: GameSource, level: number, workers?: number): Promise<OpenedLevel> {
+  const opened = await openGame(source, workers);
+  const { game, module } = opened;
+  checkLevel(game, level);
+  return {
+    ...opened,
+    level,
+    lastLevel: level === game.levels,
+    async root() {
+      await initIdentity();
+      const state = game.init(level);
+      const bytes = game.encode(state);
+      const { lo, hi } = fingerprintInto(bytes, { lo: 0, hi: 0 });
+      return { bytes, lo, hi, status: game.status(state) };
+    },
+    expander: () => (module ? poolExpander(opened.workers, module, level) : inlineExpander(game)),
+  };
+}
