@@ -11,7 +11,7 @@ import { runWalks } from '../random/walk.js';
 import { recordActions, recordingText } from '../recording/write.js';
 import { IdentityFrames, frameProblem, inspectReset, inspectStep, type Check } from '../engine/checks.js';
 import { playEpisode } from '../player/episodes.js';
-import { playBack, recordingsOf } from './playback.js';
+import { playBack, recordingsOf } from './regimes/playback.js';
 import { cutCycles, ddmin, reproduces } from './shrink.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-checks-'));

@@ -6,7 +6,14 @@
  * frame) or when the step cannot be played here (it threw, or may never return).
  */
 import { randomUUID } from 'node:crypto';
-import { GameAction, type Action } from '../engine/index.js';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { actionName, GameAction, type Action } from '../engine/index.js';
+import { repeatFlaky, RESET } from './flaky.js';
+import type { RawFault } from './regimes/context.js';
+import { cutCycles, shrink } from './shrink.js';
+import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
 import { Session, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, writeFileAtomic, type RecordedFrameData } from '../recording/index.js';
@@ -46,4 +53,42 @@ export function writeReproduction(path: string, game: Game, level: number, actio
     lines.push(frameProblem(result.frame) ? frameless(result) : frameDataToJson(result, guid));
   }
   writeFileAtomic(path, recordingText(lines as RecordedFrameData[]));
+}
+
+/** Shrinks every fault and writes its reproduction; playback findings point at their recording. */
+export async function reproduce(game: Game, raw: RawFault[], options: QualifyOptions): Promise<{ findings: Finding[]; out?: string }> {
+  let out: string | undefined;
+  const folder = (): string => {
+    if (!out) {
+      out = options.out ?? mkdtempSync(join(tmpdir(), `arcgraph-qualify-${game.id}-`));
+      mkdirSync(out, { recursive: true });
+    }
+    return out;
+  };
+  const limits = options.search ?? { maxNodes: 200_000, maxSeconds: 20 };
+  const findings: Finding[] = [];
+  for (const [n, fault] of raw.entries()) {
+    const finding: Finding = { regime: fault.regime, check: fault.check, level: fault.level, severity: fault.severity, message: fault.message, actions: fault.actions.map(actionName) };
+    if (fault.file) {
+      finding.reproduction = fault.file;
+      findings.push(finding);
+      continue;
+    }
+    let recorded: Action[];
+    if (fault.earlier) {
+      // Two states with equal bytes: both sequences, the second after a full reset to the level.
+      recorded = [...cutCycles(game, fault.level, fault.earlier), RESET, RESET, ...cutCycles(game, fault.level, fault.actions)];
+      finding.actions = recorded.map(actionName);
+    } else {
+      const pinned = fault.check === 'exception' ? fault.message : undefined;
+      const actions = await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
+      finding.actions = actions.map(actionName);
+      recorded = fault.check === 'nondeterminism' ? repeatFlaky(game, fault.level, actions) : actions;
+    }
+    const path = join(folder(), `${game.id}.qualify-${fault.check}.${n + 1}.${randomUUID()}.recording.jsonl`);
+    writeReproduction(path, game, fault.level, recorded, fault.check);
+    finding.reproduction = path;
+    findings.push(finding);
+  }
+  return { findings, out };
 }

@@ -8,7 +8,7 @@ import type { QualifyResult, RegimeStatus } from '../qualify/index.js';
 
 export type { Finding, QualifyResult, RegimeOutcome, RegimeStatus } from '../qualify/index.js';
 
-export interface QualifyOptions {
+export interface SweepQualifyOptions {
   stepsScale: number;
   workers: number;
   seed: number;
@@ -20,7 +20,7 @@ export interface QualifyOptions {
 }
 
 /** Qualifies every level of a game; the sweep calls it once per game. */
-export type Qualifier = (source: LoadedGame, options: QualifyOptions) => Promise<QualifyResult>;
+export type Qualifier = (source: LoadedGame, options: SweepQualifyOptions) => Promise<QualifyResult>;
 
 /** The real qualification (loaded on demand: the sweep pays for its imports only when it runs). */
 export const qualifyGame: Qualifier = async (source, options) => (await import('../qualify/index.js')).qualify(source, options);

@@ -1,14 +1,14 @@
 /**
  * The fuzz regime's worker side: seeded random walks from a level's reset state, every transition
- * inspected (src/qualify/checks.ts), click classes sampled, and a sample of transitions shipped
+ * inspected (src/engine/checks.ts), click classes sampled, and a sample of transitions shipped
  * back so the coordinator can step them again in another thread.
  */
-import { GameAction, actionCode, type Action, type ActionCode } from '../engine/index.js';
-import type { Frame, Game } from '../engine/index.js';
-import { hash64, initIdentity } from '../engine/index.js';
-import { Rng } from '../player/index.js';
-import { IdentityFrames, clickRepresentative, inspectReset, inspectStep, sameBytes, type Check, type Fault } from '../engine/index.js';
-import { drawAction } from '../player/index.js';
+import { GameAction, actionCode, type Action, type ActionCode } from '../../engine/index.js';
+import type { Frame, Game } from '../../engine/index.js';
+import { hash64, initIdentity } from '../../engine/index.js';
+import { Rng } from '../../player/index.js';
+import { IdentityFrames, clickRepresentative, inspectReset, inspectStep, sameBytes, type Check, type Fault } from '../../engine/index.js';
+import { drawAction } from '../../player/index.js';
 
 export interface FuzzTask {
   module: string;

@@ -4,11 +4,13 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { actionName } from '../engine/index.js';
-import type { Game } from '../engine/index.js';
-import { PACKAGE_ROOT, suiteModule } from '../suite/index.js';
-import { readRecording } from '../recording/index.js';
-import { replayRecording } from '../recording/index.js';
+import { actionName, parseAction } from '../../engine/index.js';
+import type { Game } from '../../engine/index.js';
+import { PACKAGE_ROOT, suiteModule } from '../../suite/index.js';
+import { readRecording } from '../../recording/index.js';
+import { replayRecording } from '../../recording/index.js';
+import type { RegimeOutcome } from '../types.js';
+import { elapsed, type RegimeContext } from './context.js';
 
 /**
  * Where a game's recordings live: games/<id>/recordings for a suite game; for a module, its
@@ -72,4 +74,23 @@ export function playBack(game: Game, file: string): PlaybackOutcome {
   } catch (err) {
     return { file, level: 1, steps: 0, actions: [], failure: (err as Error).message };
   }
+}
+
+/** Replays every recording of the game; each is attributed to the level it ends on. */
+export function playbackRegime(ctx: RegimeContext, ref: string | undefined, levels: readonly number[]): Map<number, RegimeOutcome> {
+  const outcomes = new Map<number, RegimeOutcome>(levels.map((l) => [l, { status: 'skipped', steps: 0, findings: 0, seconds: 0 }]));
+  const files = ref ? recordingsOf(ctx.game, recordingFolders(ref)) : [];
+  for (const file of files) {
+    const started = performance.now();
+    const p: PlaybackOutcome = playBack(ctx.game, file);
+    const outcome = outcomes.get(p.level);
+    if (!outcome) continue;
+    outcome.steps += p.steps;
+    outcome.seconds += elapsed(started);
+    if (p.failure) {
+      outcome.status = 'fail';
+      ctx.raw.push({ regime: 'playback', check: 'playback', level: p.level, severity: 'fail', message: `${file}: ${p.failure}`, actions: p.actions.map(parseAction), file });
+    } else if (outcome.status === 'skipped') outcome.status = 'pass';
+  }
+  return outcomes;
 }

@@ -1,0 +1,40 @@
+/** The two random-play regimes: no level may be won by luck (a tutorial level only warns). */
+import { playEpisode } from '../../player/index.js';
+import { randomPlay } from '../../random/index.js';
+import type { Regime, RegimeOutcome } from '../types.js';
+import { elapsed, type RegimeContext } from './context.js';
+
+/** Random play from the level's reset state: a win fails the level (warns on a tutorial level). */
+export async function randomRegime(ctx: RegimeContext, regime: Regime, level: number, budget: number, seed: number, tutorial: boolean): Promise<RegimeOutcome> {
+  const { game, policy, options } = ctx;
+  const started = performance.now();
+  try {
+    const r = await randomPlay(ctx.loaded, {
+      level,
+      steps: budget,
+      workers: ctx.workers,
+      seed,
+      policy,
+      signal: options.signal,
+      onProgress: (p) => options.onProgress?.({ regime, level, steps: p.steps, total: budget, seconds: p.seconds }),
+    });
+    if (r.wins === 0) return { status: 'pass', steps: r.steps, wins: 0, findings: 0, seconds: elapsed(started) };
+    const episode = playEpisode(game, level, policy, seed, r.firstWin!, budget);
+    const severity = tutorial ? 'warn' : 'fail';
+    const rate = `${r.wins} of ${r.episodes} random attempts won level ${level} in ${r.steps} steps`;
+    ctx.raw.push({ regime, check: 'random-win', level, severity, message: tutorial ? `${rate} (a tutorial level: exempt)` : rate, actions: episode.actions });
+    return { status: severity, steps: r.steps, wins: r.wins, findings: 1, seconds: elapsed(started) };
+  } catch (err) {
+    // A worker's game threw: play the episodes again here to find the first that throws.
+    let used = 0;
+    for (let index = 0; used < budget; index++) {
+      const episode = playEpisode(game, level, policy, seed, index, budget - used);
+      used += episode.steps;
+      if (episode.end === 'threw') {
+        ctx.raw.push({ regime, check: 'exception', level, severity: 'fail', message: `step threw: ${episode.error}`, actions: episode.actions });
+        return { status: 'fail', steps: used, findings: 1, seconds: elapsed(started) };
+      }
+    }
+    throw err;
+  }
+}
