@@ -3,7 +3,7 @@ import { winWithin, type WithinK } from './horizon.js';
 import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
 import { transitionWeights, type Policy } from './policy.js';
 import { winProbability, type PWin } from './probability.js';
-import { backwardReach, isFrontier, nearest, pathTo, reverseEdges, searchFromRoot, type ActionPath } from './reachability.js';
+import { backwardReach, deadEndNodes, isFrontier, nearest, pathTo, reverseEdges, searchFromRoot, type ActionPath } from './reachability.js';
 import { DEFAULT_THRESHOLD, settleHint, verdictFor, type Verdict } from './verdict.js';
 
 export interface AnalyzeOptions {
@@ -64,13 +64,11 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
   const search = searchFromRoot(graph);
 
   const wins = new Uint8Array(n);
-  const frontierNodes = new Uint8Array(n);
   let frontier = 0;
   let nearestFrontier = Infinity;
   for (let v = 0; v < n; v++) {
     if (flags[v] & NodeFlag.WON) wins[v] = 1;
     if (isFrontier(flags[v])) {
-      frontierNodes[v] = 1;
       frontier++;
       if (search.dist[v] >= 0) nearestFrontier = Math.min(nearestFrontier, search.dist[v]);
     }
@@ -79,14 +77,13 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
 
   const canWin = backwardReach(rev, wins, expandedPlaying);
   // on a partial graph a state is certainly dead only if it reaches neither a win nor the frontier
-  const mayWin = frontier > 0 ? backwardReach(rev, wins.map((w, v) => w | frontierNodes[v]), expandedPlaying) : canWin;
-  const dead = new Uint8Array(n);
+  const dead = deadEndNodes(graph, rev, frontier > 0 ? undefined : canWin);
   let deadCount = 0;
   let canWinCount = 0;
   for (let v = 0; v < n; v++) {
     if (!expandedPlaying(v)) continue;
     if (canWin[v]) canWinCount++;
-    if (!mayWin[v]) (dead[v] = 1), deadCount++;
+    if (dead[v]) deadCount++;
   }
   const firstDead = nearest(search, dead);
 

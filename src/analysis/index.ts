@@ -3,6 +3,6 @@ export { analyze, type AnalyzeOptions, type Analysis, type ShortestWin } from '.
 export { POLICIES, type Policy } from './policy.js';
 export type { PWin, ExactProbability } from './probability.js';
 export type { WithinK } from './horizon.js';
-export { backwardReach, isFrontier, reverseEdges, type ActionPath } from './reachability.js';
+export { backwardReach, deadEndNodes, isExpandedPlaying, isFrontier, reverseEdges, type ActionPath } from './reachability.js';
 export type { IntervalOptions } from './interval.js';
 export { DEFAULT_THRESHOLD, attemptsToCertify, verdictFor, type Verdict } from './verdict.js';

@@ -23,6 +23,24 @@ export function reverseEdges(graph: StateGraph): ReverseEdges {
 /** A node is on the frontier when it is neither terminal nor expanded: its successors are unknown. */
 export const isFrontier = (flags: number): boolean => (flags & (TERMINAL | NodeFlag.EXPANDED)) === 0;
 
+/** An expanded state that is not terminal: its moves are known and the level goes on. */
+export const isExpandedPlaying = (flags: number): boolean => (flags & (TERMINAL | NodeFlag.EXPANDED)) === NodeFlag.EXPANDED;
+
+/**
+ * Dead ends (1): expanded, non-terminal states that reach neither a win nor (on a partial graph)
+ * the frontier. `mayWin`, when the caller has it, marks the states that reach either.
+ */
+export function deadEndNodes(graph: StateGraph, rev: ReverseEdges = reverseEdges(graph), mayWin?: Uint8Array): Uint8Array {
+  const { flags, nodeCount } = graph;
+  const through = (u: number): boolean => isExpandedPlaying(flags[u]);
+  if (!mayWin) {
+    const seeds = new Uint8Array(nodeCount);
+    for (let v = 0; v < nodeCount; v++) if (flags[v] & NodeFlag.WON || isFrontier(flags[v])) seeds[v] = 1;
+    mayWin = backwardReach(rev, seeds, through);
+  }
+  return mayWin.map((m, v) => (!m && through(v) ? 1 : 0));
+}
+
 /**
  * Marks (1) every node that can reach a seed: the seeds, then backwards over predecessors for
  * which `through(u)` holds (those whose moves may be followed; unset means all).

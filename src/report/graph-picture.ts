@@ -7,9 +7,9 @@
 import * as forceAtlas2Module from 'graphology-library/layout-forceatlas2.js';
 import type forceAtlas2Layout from 'graphology-layout-forceatlas2';
 import { random as randomLayout } from 'graphology-library/layout.js';
-import { backwardReach, isFrontier, reverseEdges } from '../analysis/index.js';
+import { deadEndNodes, isFrontier } from '../analysis/index.js';
 import { toGraphology } from '../graph/index.js';
-import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
+import { NodeFlag, type StateGraph } from '../graph/index.js';
 import { stronglyConnected } from '../graph/index.js';
 import { Rng } from '../player/index.js';
 
@@ -27,19 +27,6 @@ export interface GraphPicture {
   /** Distinct edges between different states; `cycle` when both ends lie in one strongly connected component. */
   edges: { from: number; to: number; cycle: boolean }[];
   selfLoops: number;
-}
-
-/**
- * Dead ends as the analysis counts them: expanded, non-terminal states that reach neither a win
- * nor (on a partial graph) the frontier.
- */
-function deadEnds(g: StateGraph): Uint8Array {
-  const n = g.nodeCount;
-  const seeds = new Uint8Array(n);
-  for (let v = 0; v < n; v++) if (g.flags[v] & NodeFlag.WON || isFrontier(g.flags[v])) seeds[v] = 1;
-  const expandedPlaying = (u: number): boolean => (g.flags[u] & (TERMINAL | NodeFlag.EXPANDED)) === NodeFlag.EXPANDED;
-  const mayWin = backwardReach(reverseEdges(g), seeds, expandedPlaying);
-  return mayWin.map((m, v) => (!m && expandedPlaying(v) ? 1 : 0));
 }
 
 function kindOf(g: StateGraph, u: number, dead: Uint8Array): PictureKind {
@@ -72,7 +59,7 @@ export function layoutGraph(g: StateGraph, seed = 1): GraphPicture {
   const minY = Math.min(...ys);
   const span = Math.max(Math.max(...xs) - minX, Math.max(...ys) - minY) || 1;
 
-  const dead = deadEnds(g);
+  const dead = deadEndNodes(g);
   const nodes = xs.map((x, u) => ({ x: (x - minX) / span, y: (ys[u] - minY) / span, kind: kindOf(g, u, dead) }));
   const { compOf: of } = stronglyConnected(g);
   const edges: GraphPicture['edges'] = [];

@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze } from '../analysis/index.js';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { loadGame, PACKAGE_ROOT, type LoadedGame, suiteIds } from '../suite/index.js';
-import { exploreGraph, GameCrash } from '../explorer/index.js';
+import { GameCrash } from '../explorer/index.js';
+import { exploreLevel } from '../level.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { baselineGame, gameRegressions, previousLevel } from '../report/index.js';
 import { layoutGraph, PICTURE_LIMIT } from '../report/index.js';
@@ -111,16 +111,18 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
   }
   if (!report.crash) {
     try {
-      const { result, graph } = await exploreGraph(loaded, {
+      // Explored and analysed as `arcgraph explore` does (tutorial exemption and baseline from the game).
+      const { report: analysis, graph } = await exploreLevel(loaded, {
         level,
         workers: ctx.workers,
         maxNodes: ctx.budget.nodes,
         maxSeconds: ctx.budget.seconds,
         signal: ctx.options.signal,
+        policy: ctx.policy,
+        threshold: ctx.threshold,
       });
-      if (result.stopReason === 'interrupted') throw new Interrupted();
-      report.explore = exploreNumbers(result);
-      const analysis = analyze(graph, { policy: ctx.policy, threshold: ctx.threshold, tutorial, baseline: game.baselineActions?.[level - 1] });
+      if (analysis.stopReason === 'interrupted') throw new Interrupted();
+      report.explore = exploreNumbers(analysis);
       report.analysis = analysisNumbers(analysis);
       if (analysis.verdict === 'inconclusive' && !tutorial && ctx.budget.randomSteps > 0) {
         const random = await randomPlay(loaded, { level, steps: ctx.budget.randomSteps, workers: ctx.workers, seed: ctx.seed, policy: ctx.policy, threshold: ctx.threshold, signal: ctx.options.signal });
