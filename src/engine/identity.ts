@@ -1,3 +1,4 @@
+/** State identity: 64-bit xxhash fingerprints of canonical bytes, and the collision odds of a run. */
 import xxhash from 'xxhash-wasm';
 
 /** A 64-bit state fingerprint split in two unsigned 32-bit halves (typed-array friendly). */

@@ -1,3 +1,4 @@
+/** The expand kernel: one batch of frontier states stepped through every action, successors fingerprinted and packed in typed arrays. */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';

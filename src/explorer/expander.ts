@@ -1,3 +1,4 @@
+/** Where expansion batches run: the shared worker pool, or this thread. */
 import type { Game } from '../engine/index.js';
 import { sharedPool } from '../parallel/index.js';
 import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';

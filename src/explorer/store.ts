@@ -1,3 +1,4 @@
+/** The explorer's graph under construction: fingerprint table, node arrays and CSR edges that grow in place. */
 import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { PlayerAction } from '../engine/index.js';
 import { FingerprintTable } from './table.js';

@@ -1,3 +1,4 @@
+/** The msgpack wire format of expansion batches and results between the coordinator and its workers. */
 import { Packr } from 'msgpackr';
 
 /**

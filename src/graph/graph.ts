@@ -1,3 +1,4 @@
+/** The compact state graph: node flags, BFS depth and parents, CSR edges with their action sets. */
 import type { PlayerAction } from '../engine/index.js';
 
 /** Node flags in the compact graph. A node is on the frontier when it is neither terminal nor expanded. */

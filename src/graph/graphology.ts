@@ -1,3 +1,4 @@
+/** The state graph as a graphology graph, and its export to GEXF / JSON files. */
 import { writeFile, rename } from 'node:fs/promises';
 import graphology from 'graphology';
 import { write as writeGexf } from 'graphology-library/gexf.js';

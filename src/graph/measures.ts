@@ -1,3 +1,4 @@
+/** The shape numbers of a state graph: depths, cycles, terminals, frontier. */
 import { NodeFlag, TERMINAL, type StateGraph } from './graph.js';
 import { stronglyConnected } from './scc.js';
 

@@ -1,3 +1,4 @@
+/** Strongly connected components of a state graph (iterative Tarjan). */
 import type { StateGraph } from './graph.js';
 
 /**

@@ -1,3 +1,4 @@
+/** Worker thread pools (Piscina) and the worker count of a run. */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';

@@ -1,3 +1,4 @@
+/** Monte Carlo play of a random policy over the worker pool, with Clopper-Pearson bounds on its win rate. */
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
 import { openLevel, type GameSource } from '../explorer/index.js';
 import { OrderedRunner, sharedPool } from '../parallel/index.js';

@@ -1,3 +1,4 @@
+/** The game suite and game modules: ids and module paths to loaded, validated games. */
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
