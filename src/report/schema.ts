@@ -1,11 +1,8 @@
 /**
- * The documented shape of report.json, and its checker. Over 300 lines on purpose: it is one
- * contract (every field of the file, with its meaning), read and changed as a whole.
- */
-/**
  * report.json: the sweep's machine-readable result, version 1. The TypeScript types and the
  * checker schema below describe the same document (reports/README.md documents it for people);
- * the tests hold them together by validating real reports against the closed schema.
+ * the tests hold them together by validating real reports against the closed schema. Over 300
+ * lines on purpose: one contract, every field with its meaning, read and changed as a whole.
  */
 import type { Policy } from '../analysis/index.js';
 import type { RegimeStatus } from '../qualify/index.js';
