@@ -1,4 +1,4 @@
-/** Piscina worker: fuzzes a range of seeded random walks of one level (see src/qualify/fuzz.ts). */
+/** Piscina worker: fuzzes a range of seeded random walks of one level (see src/qualify/regimes/fuzz-walks.ts). */
 import { loadGameModule } from '../src/suite/index.js';
 import { runFuzz, type FuzzTask } from '../src/qualify/index.js';
 

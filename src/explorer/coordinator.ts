@@ -38,7 +38,7 @@ export interface Progress {
   storeBytes: number;
 }
 
-/** The exploration's own numbers (`explore` in src/explore.ts adds the analysis to them). */
+/** The exploration's own numbers (`explore` in src/level.ts adds the analysis to them). */
 export interface ExploreResult extends GraphMeasures {
   game: string;
   level: number;
