@@ -1,8 +1,9 @@
 /** Inline SVG pictures for the HTML report: a frame in the ARC palette, a state graph, a depth histogram. */
 import { GRID } from '../engine/index.js';
-import type { Frame } from '../engine/index.js';
+import type { Frame, Game } from '../engine/index.js';
+import type { StateGraph } from '../graph/index.js';
 import { PALETTE } from '../toolkit/index.js';
-import type { GraphPicture, PictureKind } from './graph-picture.js';
+import { layoutGraph, type GraphPicture, type PictureKind } from './graph-picture.js';
 
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -114,4 +115,16 @@ export function histogramSvg(histogram: readonly number[], title: string, width 
     `<svg class="histogram" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" font-size="11" role="img">` +
     `<title>${escapeXml(title)}</title><g fill="#1E93FF">${bars.join('')}</g>${axis}</svg>`
   );
+}
+
+/** A level's start frame as a picture (null when the game draws no layer). Runs game code: the caller reports a throw. */
+export function startFrameSvg(game: Game, level: number): string | null {
+  const layers = game.render(game.init(level));
+  const frame = layers[layers.length - 1];
+  return frame ? frameSvg(frame, `${game.id} level ${level}: start frame`) : null;
+}
+
+/** A small level's state graph as a picture, laid out from `seed`. */
+export function stateGraphSvg(graph: StateGraph, seed: number, title: string): string {
+  return graphSvg(layoutGraph(graph, seed), title);
 }

@@ -13,10 +13,10 @@ import { GameCrash } from '../explorer/index.js';
 import { exploreLevel } from '../level.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { baselineGame, gameRegressions, previousLevel } from '../report/index.js';
-import { layoutGraph, PICTURE_LIMIT } from '../report/index.js';
+import { PICTURE_LIMIT } from '../report/index.js';
 import { pictureKey, type LevelPictures } from '../report/index.js';
 import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/index.js';
-import { frameSvg, graphSvg } from '../report/index.js';
+import { startFrameSvg, stateGraphSvg } from '../report/index.js';
 import { writeReports } from '../report/index.js';
 import { DEFAULT_BUDGET } from './budget.js';
 import { gameOutcome, levelOutcome } from './outcome.js';
@@ -77,13 +77,6 @@ interface Context {
   pictures: Map<string, LevelPictures>;
 }
 
-function startFrame(loaded: LoadedGame, level: number): string | null {
-  const { game } = loaded;
-  const layers = game.render(game.init(level));
-  const frame = layers[layers.length - 1];
-  return frame ? frameSvg(frame, `${game.id} level ${level}: start frame`) : null;
-}
-
 /** Explores and analyses one level; a crash is a finding, not an error. */
 async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, before: GameReport | undefined): Promise<LevelReport> {
   const { game } = loaded;
@@ -105,7 +98,7 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
   const pictures: LevelPictures = { frame: null, graph: null };
   ctx.pictures.set(pictureKey(game.id, level), pictures);
   try {
-    pictures.frame = startFrame(loaded, level);
+    pictures.frame = startFrameSvg(game, level);
   } catch (err) {
     report.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
   }
@@ -129,7 +122,7 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
         if (ctx.options.signal?.aborted) throw new Interrupted();
         report.monteCarlo = monteCarloNumbers(random);
       }
-      if (graph.nodeCount <= (ctx.options.pictureLimit ?? PICTURE_LIMIT)) pictures.graph = graphSvg(layoutGraph(graph, ctx.seed), `${game.id} level ${level}: state graph of ${graph.nodeCount} states`);
+      if (graph.nodeCount <= (ctx.options.pictureLimit ?? PICTURE_LIMIT)) pictures.graph = stateGraphSvg(graph, ctx.seed, `${game.id} level ${level}: state graph of ${graph.nodeCount} states`);
     } catch (err) {
       if (!(err instanceof GameCrash)) throw err;
       report.crash = { actions: err.actions, reason: err.reason };
