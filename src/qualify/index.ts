@@ -1,4 +1,3 @@
 /** The qualify stage's public surface: other folders import only this file. */
 export * from './qualify.js';
 export * from './types.js';
-export { runFuzz, type FuzzTask } from './regimes/fuzz-walks.js';
