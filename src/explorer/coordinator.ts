@@ -1,7 +1,7 @@
 import { codeName, collisionProbability, type Game } from '../engine/index.js';
 import { bfsPath, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
 import { OrderedRunner } from '../parallel/index.js';
-import { expandBatch, StepOutcome, type ExpandResult } from './expand.js';
+import { StepOutcome, type ExpandResult } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
 import { openLevel, type GameSource, type OpenedLevel } from './source.js';
@@ -199,12 +199,12 @@ class Coordinator {
     const { queue, inflight, workers, opened } = this;
     const batchStates = Math.min(4096, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
     const task = (batch: { states: Uint8Array; ends: Uint32Array }) => ({ module: opened.module ?? '', level: opened.level, states: batch.states, ends: batch.ends });
-    if (!this.expander.ready) {
+    if (!this.expander.ready && opened.expandHere) {
       // The pool's threads are still starting: expand a small batch here meanwhile (a small level
       // may be done before they are up), then give the pool's messages a turn.
       if (this.stopReason === null && queue.size > 0 && inflight.size === 0) {
         const batch = queue.take(Math.ceil(batchStates / 8));
-        inflight.add({ ids: batch.ids, local: true }, Promise.resolve(expandBatch(this.game, task(batch))), true);
+        inflight.add({ ids: batch.ids, local: true }, Promise.resolve(opened.expandHere(task(batch))), true);
       }
       return;
     }

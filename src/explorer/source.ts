@@ -7,6 +7,7 @@ import { InputError } from '../errors.js';
 import { fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
 import { workerCount } from '../parallel/index.js';
 import { loadGame, type LoadedGame } from '../suite/index.js';
+import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 
 /** A suite id or module path, a loaded game, or a game object (which then runs on this thread). */
@@ -35,6 +36,8 @@ export interface OpenedLevel extends OpenedGame {
   root(): Promise<RootState>;
   /** Where the explorer's batches run: the shared pool for a module, else this thread. */
   expander(): Expander;
+  /** Expands a batch on this thread, while the expander's threads start (absent where a game cannot run here). */
+  expandHere?(task: ExpandTask): ExpandResult;
 }
 
 /** Resolves a game source and picks its worker count (1 for a game object: no module to load in a thread). */
@@ -65,5 +68,6 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       return { bytes, lo, hi, status: game.status(state) };
     },
     expander: () => (module ? poolExpander(opened.workers, module, level) : inlineExpander(game)),
+    expandHere: (task) => expandBatch(game, task),
   };
 }
