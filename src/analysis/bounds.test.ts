@@ -9,7 +9,7 @@ import { analyze } from './analyze.js';
 import { solveInterval } from './interval.js';
 import { transitionWeights, type Policy } from './policy.js';
 import { floatFraction } from './rational.js';
-import { LOSS, WIN, reachProblem } from './reach.js';
+import { LOSS, WIN, reachProblem } from './win-problem.js';
 import { reverseEdges } from './reachability.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
 

@@ -1,5 +1,5 @@
 import { BudgetExceeded, ExactBudget, FractionSum, ONE, ZERO, fraction, gcd, type Fraction } from './rational.js';
-import { LOSS, WIN, type ReachProblem } from './reach.js';
+import { LOSS, WIN, type ReachProblem } from './win-problem.js';
 
 /** Components larger than this are left to interval iteration. */
 export const EXACT_COMPONENT_LIMIT = 2000;

@@ -1,4 +1,4 @@
-import { LOSS, UNKNOWN, WIN, type ReachProblem } from './reach.js';
+import { LOSS, UNKNOWN, WIN, type ReachProblem } from './win-problem.js';
 
 export interface IntervalOptions {
   /** Stop iterating a component when every node's upper - lower is below this... */

@@ -8,7 +8,7 @@ import { solveExact } from './exact.js';
 import { solveInterval } from './interval.js';
 import { transitionWeights, type Policy } from './policy.js';
 import { ExactBudget } from './rational.js';
-import { LOSS, reachProblem } from './reach.js';
+import { LOSS, reachProblem } from './win-problem.js';
 import { reverseEdges } from './reachability.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
 

@@ -3,7 +3,7 @@ import { solveExact } from './exact.js';
 import { DEFAULT_INTERVAL, solveInterval, type IntervalOptions } from './interval.js';
 import type { Policy, TransitionWeights } from './policy.js';
 import { floatAbove, floatBelow, oneIn, type Fraction } from './rational.js';
-import { LOSS, WIN, reachProblem } from './reach.js';
+import { LOSS, WIN, reachProblem } from './win-problem.js';
 import type { ReverseEdges } from './reachability.js';
 
 /** An exact probability as printed: p/q in lowest terms and q/p ("1 in N"; Infinity when p = 0). */

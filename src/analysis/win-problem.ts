@@ -1,4 +1,4 @@
-/** The win-probability problem of a graph: Prob0/Prob1 settled by graph search, the rest split into components for the solvers (reachability.ts holds the plain graph searches). */
+/** The win-probability problem of a graph: Prob0/Prob1 settled by graph search, the rest split into components for the solvers (reachability.ts holds the plain graph searches it uses). */
 import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { TransitionWeights } from './policy.js';
 import { backwardReach, isFrontier, type ReverseEdges } from './reachability.js';
