@@ -1,0 +1,5 @@
+/** The python stage's public surface: other folders import only this file. */
+export * from './discover.js';
+export * from './expand.js';
+export * from './game.js';
+export { PythonError } from './process.js';

@@ -1,0 +1,35 @@
+/**
+ * The Python processes of one game: as many as workers asked for, started on first use and kept for
+ * the life of the Node process (like the shared thread pools), each fed up to two requests at a time
+ * so it never waits for the coordinator. A process that died or was stopped is replaced.
+ */
+import type { Message } from './protocol.js';
+import { PythonProcess, type HostCommand } from './process.js';
+
+export class PythonPool {
+  private readonly procs: PythonProcess[] = [];
+
+  constructor(private readonly command: () => HostCommand) {}
+
+  /** Processes started (alive or not yet replaced). */
+  get size(): number {
+    return this.procs.length;
+  }
+
+  /** Sends a request to the least busy of `workers` processes (starting or replacing them as needed). */
+  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number): Promise<Message> {
+    while (this.procs.length < workers) this.procs.push(new PythonProcess(this.command()));
+    let best = -1;
+    for (let i = 0; i < workers; i++) {
+      if (!this.procs[i].alive) this.procs[i] = new PythonProcess(this.command());
+      if (best < 0 || this.procs[i].busy < this.procs[best].busy) best = i;
+    }
+    const proc = this.procs[best];
+    return proc.hello.then(() => proc.request(header, blobs, timeoutMs));
+  }
+
+  /** Ends every process (a sweep closes a game's pool before the next game). */
+  close(): void {
+    for (const p of this.procs.splice(0)) p.close();
+  }
+}

@@ -1,0 +1,128 @@
+"""Request dispatch of the host process: each op reads its header and blobs and answers a header and
+blobs (PROTOCOL.md lists the ops)."""
+import resource
+import sys
+import traceback
+from array import array
+
+from .expand import Expander
+from .levels import level_start
+from .rng import Rng, draw_action
+from .runtime import GameError, Runtime, settled
+from .walks import Timing, code_of, run_walks
+
+
+def _u32(blob):
+    a = array('I')
+    a.frombytes(bytes(blob))
+    return a
+
+
+def _split(data, ends):
+    out = []
+    start = 0
+    for end in ends:
+        out.append(data[start:end])
+        start = end
+    return out
+
+
+def _frames(fd):
+    return b''.join(bytes(layer.astype('uint8', copy=False).tobytes()) for layer in fd.frame)
+
+
+class Host:
+    def __init__(self, args):
+        self.rt = Runtime(args.game, graph_builder=args.graph_builder, identity=args.identity, compress=args.compress, seed=args.seed)
+        self.expander = Expander(self.rt)
+        self.sessions = {}
+        if args.memory_mb > 0:
+            limit = args.memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    def hello(self):
+        info = dict(self.rt.info)
+        info['python'] = sys.version.split()[0]
+        import arcengine
+        info['engine'] = getattr(arcengine, '__file__', '?')
+        try:
+            live = self.rt.restore(self.rt.base)
+            same = self.rt.digest(live, self.rt.base_frame) == self.rt.digest(self.rt.restore(self.rt.pack(live)), self.rt.base_frame)
+            info['snapshots'] = 'pickle' if same else 'pickle-unstable'
+        except Exception as err:  # noqa: BLE001 - reported, not raised
+            info['snapshots'] = f'unpicklable: {type(err).__name__}: {err}'
+        return info
+
+    def handle(self, header, blobs):
+        op = header.get('op')
+        rid = header.get('id', 0)
+        self.rt.step_limit = float(header.get('stepSeconds') or 0)
+        try:
+            fn = getattr(self, 'op_' + str(op), None)
+            if fn is None:
+                return {'id': rid, 'ok': False, 'error': {'kind': 'protocol', 'message': f'unknown op {op!r}'}}, []
+            reply, out = fn(header, blobs)
+            reply['id'] = rid
+            reply['ok'] = True
+            return reply, out
+        except GameError as err:
+            return {'id': rid, 'ok': False, 'error': {'kind': err.kind, 'message': err.describe()}}, []
+        except MemoryError:
+            return {'id': rid, 'ok': False, 'error': {'kind': 'memory', 'message': 'out of memory (MemoryError)'}}, []
+        except Exception as err:  # noqa: BLE001 - the Node side reports it
+            tb = traceback.extract_tb(err.__traceback__)
+            where = f'{tb[-1].filename}:{tb[-1].lineno} in {tb[-1].name}' if tb else ''
+            return {'id': rid, 'ok': False, 'error': {'kind': 'host', 'message': f'{type(err).__name__}: {err} ({where})'}}, []
+
+    def op_ping(self, header, blobs):
+        return {}, []
+
+    def op_root(self, header, blobs):
+        rt = self.rt
+        live, frame, how, note = level_start(rt, int(header['level']), header.get('path'))
+        game = live[0]
+        reply = {'levelStart': how, 'score': game._score, 'status': 0}
+        if note:
+            reply['note'] = note
+        frame_bytes = frame.astype('uint8').tobytes()
+        return reply, [rt.pack(live), rt.digest(live, frame), frame_bytes]
+
+    def op_expand(self, header, blobs):
+        snaps = _split(blobs[0], _u32(blobs[1]))
+        rec, steps, ends, error, stats = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)))
+        reply = {'count': len(steps), 'clickStats': stats}
+        if error:
+            reply['error'] = error
+        return reply, [steps.tobytes(), ends.tobytes(), b''.join(rec.digests), rec.keys.tobytes(), rec.cells.tobytes(), rec.action.tobytes(), rec.outcome.tobytes(), rec.node.tobytes(), b''.join(rec.bytes), rec.bytes_end.tobytes()]
+
+    def op_walks(self, header, blobs):
+        timing = Timing()
+        steps, end, error = run_walks(self.rt, blobs[0], int(header['level']), int(header['seed']), int(header['first']), int(header['count']), int(header['maxSteps']), list(header['choices']), timing)
+        reply = {'timing': timing.report()}
+        if error:
+            reply['error'] = error
+        return reply, [steps.tobytes(), end.tobytes()]
+
+    def op_step(self, header, blobs):
+        rt = self.rt
+        live = rt.restore(blobs[0])
+        fd = rt.step(live, int(header['action']))
+        status = rt.status(live[0], fd, int(header['level']))
+        return {'status': status, 'layers': len(fd.frame), 'score': live[0]._score, 'state': fd.state.name}, [rt.pack(live), rt.digest(live, settled(fd)), _frames(fd)]
+
+    def op_digest(self, header, blobs):
+        rt = self.rt
+        live = rt.restore(blobs[0])
+        frame = blobs[1]
+        import numpy as np
+        return {}, [rt.digest(live, np.frombuffer(bytes(frame), dtype=np.int8).reshape(64, 64))]
+
+    def op_draws(self, header, blobs):
+        """Draws of the seeded player (tests compare them with src/player)."""
+        rng = Rng(int(header['seed']), int(header['stream']))
+        available = set(header['available'])
+        out = []
+        for _ in range(int(header['count'])):
+            move = draw_action(rng, list(header['choices']), available)
+            out.append(-1 if move is None else code_of(move))
+        return {'codes': out}, []
