@@ -24,13 +24,14 @@ export const engineOf = (s: PythonSettings = {}): string | undefined => s.engine
  * not depend on the process), numerical libraries run one thread each (the workers are the
  * parallelism), and byte code is cached under the temp dir, not beside the user's game.
  */
-export function hostCommand(gameFile: string, settings: PythonSettings, flags: readonly string[]): HostCommand {
+export function hostCommand(gameFile: string, settings: PythonSettings, flags: readonly string[], stallMs = 0): HostCommand {
   const engine = engineOf(settings);
   const path = [engine && resolve(engine), process.env.PYTHONPATH].filter(Boolean).join(delimiter);
   return {
     python: pythonOf(settings),
     script: HOST_SCRIPT,
     args: ['--game', gameFile, ...flags],
+    stallMs,
     env: {
       ...process.env,
       PYTHONPATH: path,

@@ -1,6 +1,7 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
 import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
+import { PythonError } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
 
 /** A batch as the explorer sends it: frontier snapshots back to back and the end of each. */
@@ -89,7 +90,16 @@ export class PythonLevel {
   async expand(batch: SnapshotBatch): Promise<BatchRecords> {
     const { game } = this;
     const steps = batch.ends.length * Math.max(1, game.actions.length);
-    const m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps);
+    let m;
+    try {
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps);
+    } catch (err) {
+      // A step that never returned (its process was killed): the crash of the state it was on.
+      if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
+      const n = batch.ends.length;
+      const none = new Uint32Array(0);
+      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message } };
+    }
     const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd] = m.blobs;
     const count = keys.length;
     const stats = m.header.clickStats as PythonLevel['stats'];

@@ -98,7 +98,8 @@ export class PythonGame implements Game<PyState> {
       ...(options.compress ? ['--compress'] : []),
       ...(options.memoryMb ? ['--memory-mb', String(options.memoryMb)] : []),
     ];
-    const command = () => hostCommand(file, options, flags);
+    // The alarm stops a step at stepSeconds; one that blocks it (a hang in C) is killed a little later.
+    const command = () => hostCommand(file, options, flags, this.options.stepSeconds * 1000 + 3000);
     this.sync = new SyncHost(command());
     this.pool = new PythonPool(command);
     let hello: Message;
@@ -122,9 +123,12 @@ export class PythonGame implements Game<PyState> {
     return this.file.slice(0, this.file.lastIndexOf('/'));
   }
 
-  /** Time limit of one request of `steps` steps: the soft per-step limit, with room to spare. */
+  /**
+   * Time limit of a whole request of `steps` steps: a backstop only (the heartbeat stops a step that
+   * hangs), for a process that stops beating between steps.
+   */
   timeoutMs(steps: number): number {
-    return Math.max(60_000, this.options.stepSeconds * 3000) + steps * 50;
+    return 120_000 + this.options.stepSeconds * 2000 + steps * 1000;
   }
 
   // -- level starts

@@ -4,6 +4,9 @@
  * after which the process is killed (a step that never returns cannot be interrupted any other way).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeFrame, FrameReader, type Message } from './protocol.js';
 
 /** How to start a host: the interpreter, the host script, its arguments and environment. */
@@ -12,6 +15,48 @@ export interface HostCommand {
   script: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** A step that has not returned after this long is a hang: the process is killed (0: no watchdog). */
+  stallMs: number;
+}
+
+let files = 0;
+
+/**
+ * The host's heartbeat (runtime.Progress): steps begun, and the batch item and action of the last.
+ * Read while a request runs, it tells a slow batch from a step that never returns, and which step.
+ */
+class Heartbeat {
+  readonly path = join(tmpdir(), `arcgraph-progress-${process.pid}-${++files}-${Date.now()}`);
+  private readonly fd: number;
+  private readonly buf = Buffer.alloc(12);
+  private ticks = -1;
+  private since = 0;
+
+  constructor() {
+    writeFileSync(this.path, Buffer.alloc(12));
+    this.fd = openSync(this.path, 'r');
+  }
+
+  /** The current step, and whether it has run longer than `stallMs`. */
+  check(stallMs: number, now: number): { stalled: boolean; item: number; action: number } {
+    readSync(this.fd, this.buf, 0, 12, 0);
+    const ticks = this.buf.readUInt32LE(0);
+    if (ticks !== this.ticks) {
+      this.ticks = ticks;
+      this.since = now;
+    }
+    return { stalled: now - this.since > stallMs, item: this.buf.readUInt32LE(4), action: this.buf.readUInt32LE(8) };
+  }
+
+  /** Restarts the clock (a new request begins). */
+  restart(now: number): void {
+    this.since = now;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+    rmSync(this.path, { force: true });
+  }
 }
 
 /** The host failed a request, or the process failed: `kind` says which (PROTOCOL.md lists them). */
@@ -42,11 +87,16 @@ export class PythonProcess {
   private nextId = 1;
   private stderrTail = '';
   private exited: string | undefined;
+  private readonly heartbeat: Heartbeat | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private ending = false;
   /** The host's hello: the game's metadata (or a load error). */
   readonly hello: Promise<Message>;
 
-  constructor(command: HostCommand) {
-    this.child = spawn(command.python, ['-u', command.script, ...command.args], { env: command.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(private readonly command: HostCommand) {
+    this.heartbeat = command.stallMs > 0 ? new Heartbeat() : undefined;
+    const args = [...command.args, ...(this.heartbeat ? ['--progress', this.heartbeat.path] : [])];
+    this.child = spawn(command.python, ['-u', command.script, ...args], { env: command.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let helloDone: ((m: Message) => void) | undefined;
     let helloFail: ((e: Error) => void) | undefined;
     this.hello = new Promise<Message>((resolve, reject) => ((helloDone = resolve), (helloFail = reject)));
@@ -72,6 +122,7 @@ export class PythonProcess {
     this.child.on('exit', (code, signal) => {
       this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
       this.fail(new PythonError('died', `the Python process ${this.exited}${this.lastError()}`));
+      this.heartbeat?.close();
     });
     // A write to a process that died is reported by 'exit'; the pipe's own error must not throw.
     this.child.stdin!.on('error', () => undefined);
@@ -83,8 +134,9 @@ export class PythonProcess {
     return this.child.pid;
   }
 
+  /** False once it exited, or was killed or closed (a pool then starts another). */
   get alive(): boolean {
-    return this.exited === undefined;
+    return this.exited === undefined && !this.ending;
   }
 
   /** Requests in flight. */
@@ -101,7 +153,7 @@ export class PythonProcess {
 
   /** Sends a request; rejects with PythonError (the host's error, a timeout, or the process's death). */
   request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0): Promise<Message> {
-    if (!this.alive) return Promise.reject(new PythonError('died', `the Python process ${this.exited}${this.lastError()}`));
+    if (!this.alive) return Promise.reject(new PythonError('died', `the Python process ${this.exited ?? 'was stopped'}${this.lastError()}`));
     const id = this.nextId++;
     const op = String(header.op);
     return new Promise<Message>((resolve, reject) => {
@@ -114,17 +166,42 @@ export class PythonProcess {
       }
       this.pending.set(id, entry);
       this.busyNow();
+      this.watch();
       this.child.stdin!.write(encodeFrame({ ...header, id }, blobs));
     });
   }
 
+  /** While requests run, a step that stops beating for longer than stallMs gets the process killed, naming the step. */
+  private watch(): void {
+    const hb = this.heartbeat;
+    if (!hb || this.watchdog) return;
+    hb.restart(performance.now());
+    this.watchdog = setInterval(() => {
+      if (!this.alive) return;
+      const beat = hb.check(this.command.stallMs, performance.now());
+      if (!beat.stalled) return;
+      this.kill();
+      // The oldest request is the one running (a host answers in order): it gets the step's name.
+      const oldest = Math.min(...this.pending.keys());
+      const running = this.pending.get(oldest);
+      if (running) {
+        this.pending.delete(oldest);
+        if (running.timer) clearTimeout(running.timer);
+        running.reject(new PythonError('timeout', `a step did not return within ${(this.command.stallMs / 1000).toFixed(0)} s: its Python process was stopped`, { state: beat.item, action: beat.action }));
+      }
+      this.fail(new PythonError('died', 'the Python process was stopped (a step before this request never returned)'));
+    }, 250);
+  }
+
   kill(): void {
-    if (this.alive) this.child.kill('SIGKILL');
+    if (this.exited === undefined) this.child.kill('SIGKILL');
+    this.ending = true;
   }
 
   /** Ends the process: closing its stdin lets the host return; a stuck one is killed. */
   close(): void {
     if (!this.alive) return;
+    this.ending = true;
     this.child.stdin!.end();
     setTimeout(() => this.kill(), 2000).unref();
   }
@@ -135,7 +212,10 @@ export class PythonProcess {
     if (!entry) return;
     this.pending.delete(id);
     if (entry.timer) clearTimeout(entry.timer);
-    if (this.pending.size === 0) this.idle();
+    if (this.pending.size === 0) {
+      this.unwatch();
+      this.idle();
+    }
     if (m.header.ok === false) {
       const error = (m.header.error ?? {}) as Record<string, unknown>;
       entry.reject(new PythonError(String(error.kind ?? 'host'), String(error.message ?? 'the Python host failed'), error));
@@ -143,12 +223,18 @@ export class PythonProcess {
   }
 
   private fail(err: Error): void {
+    this.unwatch();
     for (const [id, entry] of this.pending) {
       this.pending.delete(id);
       if (entry.timer) clearTimeout(entry.timer);
       entry.reject(err);
     }
     this.idle();
+  }
+
+  private unwatch(): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = undefined;
   }
 
   /** An idle process does not keep Node alive (like the shared thread pools); a busy one does. */

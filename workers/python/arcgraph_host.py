@@ -36,6 +36,7 @@ def main():
     parser.add_argument('--compress', action='store_true')
     parser.add_argument('--memory-mb', type=int, default=0)
     parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--progress', default=None)
     args = parser.parse_args()
     try:
         host = Host(args)

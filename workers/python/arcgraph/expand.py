@@ -53,6 +53,7 @@ class Expander:
         keys = [a for a in rt.actions if a != 6]
         has_clicks = 6 in rt.actions
         for s, snap in enumerate(snapshots):
+            rt.progress.item = s
             first = len(rec.digests)
             taken = 0
             self.current = keys[0] if keys else CLICK_BASE
@@ -98,8 +99,8 @@ class Expander:
         return rec, steps, record_ends, error, stats
 
     def click_classes(self, snap, record, outcome_of, verify, stats):
-        """Steps one cell of each class, and `verify` more of each larger class; a class whose samples
-        disagree is split into all its cells. Returns the steps recorded."""
+        """Steps one cell of each class, and up to `verify` more of each larger class; a class whose
+        samples disagree is split into all its cells. Returns the steps recorded."""
         rt = self.rt
         live = rt.restore(snap)
         classes = partition(live[0])
@@ -110,8 +111,10 @@ class Expander:
             rep = outcome_of(code)
             stats['classes'] += 1
             agree = True
-            for j in range(verify if count > 1 else 0):
-                cell = int(cells[1 + (salt + 7919 * k + 104729 * j) % (count - 1)])
+            for j in range(min(verify, count - 1)):
+                # The class's last cell first (farthest from its first: where a position inside the
+                # class would matter most), then pseudo-random ones, chosen by the state's bytes.
+                cell = int(cells[-1]) if j == 0 else int(cells[1 + (salt + 7919 * k + 104729 * j) % (count - 1)])
                 stats['samples'] += 1
                 if outcome_of(CLICK_BASE + cell)[2] != rep[2]:
                     agree = False

@@ -33,7 +33,7 @@ def _frames(fd):
 
 class Host:
     def __init__(self, args):
-        self.rt = Runtime(args.game, graph_builder=args.graph_builder, identity=args.identity, compress=args.compress, seed=args.seed)
+        self.rt = Runtime(args.game, graph_builder=args.graph_builder, identity=args.identity, compress=args.compress, seed=args.seed, progress=args.progress)
         self.expander = Expander(self.rt)
         self.sessions = {}
         if args.memory_mb > 0:

@@ -1,7 +1,9 @@
 """The host's game runtime: one loaded game, its shared registry, snapshots, identity, and stepping
 one action with the engine's own perform_action under a time limit (a soft alarm)."""
+import mmap
 import os
 import signal
+import struct
 import traceback
 
 import numpy as np
@@ -59,10 +61,10 @@ def _on_alarm(signum, frame):
     raise StepTimeout()
 
 
-def game_error(err, game_file):
+def game_error(err, game_file, seconds=0):
     """A GameError for an exception a game step raised."""
     if isinstance(err, StepTimeout):
-        return GameError('timeout', 'the step did not return within its time limit', '')
+        return GameError('timeout', f'a step did not return within {seconds:g} s (stopped by its alarm)', _last_frame(err, game_file))
     if isinstance(err, MemoryError):
         return GameError('memory', 'out of memory (MemoryError)', _last_frame(err, game_file))
     if isinstance(err, RecursionError):
@@ -79,9 +81,31 @@ def _last_frame(err, game_file):
     return f'{os.path.basename(f.filename)}:{f.lineno} in {f.name}'
 
 
+_PROGRESS = struct.Struct('<III')
+
+
+class Progress:
+    """A heartbeat the Node side reads from a file: steps begun, and the batch item and action of the
+    current one, so a step that never returns (even with the alarm blocked) is named when killed."""
+
+    def __init__(self, path):
+        self.map = None
+        self.ticks = 0
+        self.item = 0
+        if path:
+            with open(path, 'r+b') as f:
+                self.map = mmap.mmap(f.fileno(), _PROGRESS.size)
+
+    def step(self, code):
+        self.ticks += 1
+        if self.map is not None:
+            _PROGRESS.pack_into(self.map, 0, self.ticks & 0xFFFFFFFF, self.item, code)
+
+
 class Runtime:
-    def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0):
+    def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0, progress=None):
         watch_numpy_rng()
+        self.progress = Progress(progress)
         self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
         L = self.loaded
         self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
@@ -138,6 +162,7 @@ class Runtime:
             np.random.set_state(self.rng_start)
             self.global_at_start = True
         RNG_USED[0] = False
+        self.progress.step(code)
         seconds = self.step_limit if limit is None else limit
         if seconds > 0:
             signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -146,7 +171,7 @@ class Runtime:
         except BaseException as err:
             if isinstance(err, (KeyboardInterrupt, SystemExit)):
                 raise
-            raise game_error(err, self.loaded.file) from None
+            raise game_error(err, self.loaded.file, seconds) from None
         finally:
             if seconds > 0:
                 signal.setitimer(signal.ITIMER_REAL, 0)

@@ -21,6 +21,7 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
     end = array('B')
     error = None
     for i in range(count):
+        rt.progress.item = i
         rng = Rng(seed, first + i)
         live = rt.restore(start)
         n = 0
