@@ -74,6 +74,9 @@ export async function openGame(source: GameSource, workers?: number): Promise<Op
   return module ? { game, module, workers: workerCount(workers) } : { game, workers: workerCount(workers, false) };
 }
 
+/** The game of a resolved reference. */
+export const gameOf = (resolved: LoadedGame | PythonGame): Game => (resolved instanceof PythonGame ? resolved : resolved.game);
+
 /** Throws the user's error for a level the game does not have. */
 export function checkLevel(game: Game, level: number): void {
   if (!Number.isInteger(level) || level < 1 || level > game.levels) throw new InputError(`level ${level} does not exist: ${game.id} has levels 1..${game.levels}`);

@@ -10,6 +10,7 @@ import { arcGameFile, hostCommand, noEngineMessage, noPythonMessage, type Python
 import { PythonPool } from './pool.js';
 import { PythonError } from './process.js';
 import type { Message } from './protocol.js';
+import { PySession } from './session.js';
 import { SyncHost } from './sync.js';
 
 export type IdentityMode = 'state' | 'frame';
@@ -128,7 +129,7 @@ export class PythonGame implements Game<PyState> {
    * hangs), for a process that stops beating between steps.
    */
   timeoutMs(steps: number): number {
-    return 120_000 + this.options.stepSeconds * 2000 + steps * 1000;
+    return Math.min(2 ** 31 - 1, 120_000 + this.options.stepSeconds * 2000 + steps * 1000);
   }
 
   // -- level starts
@@ -203,6 +204,11 @@ export class PythonGame implements Game<PyState> {
     const state = this.known.get(hex(bytes));
     if (!state) throw new Error(`${this.id}: no state with identity ${hex(bytes)} was made here (a Python state travels as its snapshot, not its identity)`);
     return state;
+  }
+
+  /** A session played with the engine's perform_action (replay, play, reproductions). */
+  session(startLevel: number): PySession {
+    return new PySession(this, startLevel);
   }
 
   private remember(state: PyState): PyState {

@@ -28,24 +28,24 @@ let files = 0;
 class Heartbeat {
   readonly path = join(tmpdir(), `arcgraph-progress-${process.pid}-${++files}-${Date.now()}`);
   private readonly fd: number;
-  private readonly buf = Buffer.alloc(12);
+  private readonly buf = Buffer.alloc(16);
   private ticks = -1;
   private since = 0;
 
   constructor() {
-    writeFileSync(this.path, Buffer.alloc(12));
+    writeFileSync(this.path, Buffer.alloc(16));
     this.fd = openSync(this.path, 'r');
   }
 
   /** The current step, and whether it has run longer than `stallMs`. */
-  check(stallMs: number, now: number): { stalled: boolean; item: number; action: number } {
-    readSync(this.fd, this.buf, 0, 12, 0);
+  check(stallMs: number, now: number): { stalled: boolean; item: number; sub: number; action: number } {
+    readSync(this.fd, this.buf, 0, 16, 0);
     const ticks = this.buf.readUInt32LE(0);
     if (ticks !== this.ticks) {
       this.ticks = ticks;
       this.since = now;
     }
-    return { stalled: now - this.since > stallMs, item: this.buf.readUInt32LE(4), action: this.buf.readUInt32LE(8) };
+    return { stalled: now - this.since > stallMs, item: this.buf.readUInt32LE(4), sub: this.buf.readUInt32LE(8), action: this.buf.readUInt32LE(12) };
   }
 
   /** Restarts the clock (a new request begins). */
@@ -187,7 +187,7 @@ export class PythonProcess {
       if (running) {
         this.pending.delete(oldest);
         if (running.timer) clearTimeout(running.timer);
-        running.reject(new PythonError('timeout', `a step did not return within ${(this.command.stallMs / 1000).toFixed(0)} s: its Python process was stopped`, { state: beat.item, action: beat.action }));
+        running.reject(new PythonError('timeout', `a step did not return within ${(this.command.stallMs / 1000).toFixed(0)} s: its Python process was stopped`, { state: beat.item, step: beat.sub, action: beat.action }));
       }
       this.fail(new PythonError('died', 'the Python process was stopped (a step before this request never returned)'));
     }, 250);

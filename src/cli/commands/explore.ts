@@ -1,9 +1,11 @@
 import { InputError } from '../../errors.js';
-import { loadGame } from '../../suite/index.js';
+import { parseAction } from '../../engine/index.js';
+import { resolveGame } from '../../explorer/index.js';
+import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
 import { progressLine } from '../progress.js';
 
 const USAGE = `Usage: arcgraph explore <game> --level N [options]
@@ -11,7 +13,8 @@ const USAGE = `Usage: arcgraph explore <game> --level N [options]
 Builds the state graph of one level breadth-first over a worker pool, prints its measures and
 analyses it: is a win reachable, the shortest solution, dead ends, and the probability that a
 random policy wins (exact on a complete graph, bounds on a partial one) against the threshold.
-<game> is a suite game id or a path to a JavaScript module whose default export is a game.
+<game> is a suite game id, a path to a JavaScript module whose default export is a game, or a
+real ARC-AGI-3 game (see below).
 
 Options:
   --level N          level to explore (default 1)
@@ -26,9 +29,26 @@ Options:
   --threshold P      random-win probability a level must stay below (default 1e-4)
   --within K         also the probability of winning within K actions
   --json             print one JSON object
+${PYTHON_USAGE}
+  --identity I       state (default: the frame and the game object's state, hidden state included)
+                     or frame (the frame alone: shows what frame-only hashing would merge)
+  --clicks C         classes (default: one click per class of cells that show the same sprites,
+                     each class verified by stepping its last cell; a probability over them is
+                     exact only if the partition is) or all (every one of the 4,096 cells: exact, slow)
+  --start-actions A  the actions from the game's RESET to the level's start, e.g. "ACTION1 ACTION6(3,4)"
+                     (default: the shortest wins found for the earlier levels in this run, else the
+                     engine's set_level; the result says which start was used)
 Ctrl-C stops cleanly and prints the partial result.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
 crashed (the crash names the action sequence that reproduces it), 2 bad input.`;
+
+/** How a real ARC game's level ran: its start, identity and clicks. */
+function pythonLines(r: ExploreReport): string[] {
+  const p = r.python;
+  if (!p) return [];
+  const clicks = p.clicks ? `clicks ${p.clicks.method} (partition ${p.clicks.partition}: ${p.clicks.classes} classes stepped, ${p.clicks.samples} samples, ${p.clicks.split} split cell by cell)` : 'no clicks';
+  return [`python: level start ${p.levelStart}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}`];
+}
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
@@ -49,6 +69,7 @@ function describe(r: ExploreReport): string {
       r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
   ];
+  lines.push(...pythonLines(r));
   if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]`);
   lines.push(`verdict against ${r.threshold}: ${r.verdict}${r.exempt ? ' (tutorial level: exempt)' : ''}${r.hint ? `; ${r.hint}` : ''}`);
   return lines.join('\n');
@@ -69,13 +90,32 @@ const command: Command = {
       threshold: { type: 'string' },
       within: { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
+      identity: { type: 'string' },
+      clicks: { type: 'string' },
+      'start-actions': { type: 'string' },
     }, 'explore');
     if (p.help) {
       console.log(USAGE);
       return 0;
     }
-    const loaded = await loadGame(onePositional(p, 'game', 'explore'));
     const v = p.values;
+    const identity = (v.identity ?? 'state') as 'state' | 'frame';
+    if (identity !== 'state' && identity !== 'frame') throw new InputError(`--identity must be state or frame, got '${String(v.identity)}'`);
+    const clicks = (v.clicks ?? 'classes') as 'classes' | 'all';
+    if (clicks !== 'classes' && clicks !== 'all') throw new InputError(`--clicks must be classes or all, got '${String(v.clicks)}'`);
+    const level = numberOption(v, 'level', { min: 1 }) ?? 1;
+    const loaded = await resolveGame(onePositional(p, 'game', 'explore'), { ...pythonOptions(v), identity, clicks });
+    if (!(loaded instanceof PythonGame) && (v.identity !== undefined || v.clicks !== undefined || v['start-actions'] !== undefined)) {
+      throw new InputError('--identity, --clicks and --start-actions are for real ARC games (Python); this game is a JavaScript module');
+    }
+    if (loaded instanceof PythonGame && typeof v['start-actions'] === 'string') {
+      try {
+        loaded.setStart(level, v['start-actions'].split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction));
+      } catch (err) {
+        throw new InputError(`--start-actions: ${(err as Error).message}`);
+      }
+    }
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
     const json = v.json === true;
@@ -89,7 +129,7 @@ const command: Command = {
     const bar = progressLine(!json);
     try {
       const { report, graph } = await exploreLevel(loaded, {
-        level: numberOption(v, 'level', { min: 1 }) ?? 1,
+        level,
         workers: numberOption(v, 'workers', { min: 1, max: 256 }),
         maxNodes: numberOption(v, 'max-nodes', { min: 1 }),
         maxEdges: numberOption(v, 'max-edges', { min: 0 }),

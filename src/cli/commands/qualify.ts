@@ -1,6 +1,7 @@
 import { InputError } from '../../errors.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
+import { resolveGame } from '../../explorer/index.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph qualify <game> [options]
@@ -24,6 +25,7 @@ Options:
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
   --step-limit MS    a step slower than this is a finding (default 1000)
   --json             print one JSON object
+${PYTHON_USAGE}
 Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input.`;
 
 const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 2 : 0)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(0)}k` : String(Math.round(n)));
@@ -87,6 +89,7 @@ const command: Command = {
       policy: { type: 'string' },
       'step-limit': { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
     }, 'qualify');
     if (p.help) {
       console.log(USAGE);
@@ -102,7 +105,7 @@ const command: Command = {
     const onSigint = (): void => abort.abort();
     process.on('SIGINT', onSigint);
     try {
-      const r = await qualify(ref, {
+      const r = await qualify(await resolveGame(ref, pythonOptions(v)), {
         level: numberOption(v, 'level', { min: 1 }),
         stepsScale: scale,
         workers: numberOption(v, 'workers', { min: 1, max: 256 }),

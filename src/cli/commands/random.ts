@@ -1,7 +1,7 @@
-import { loadGame } from '../../suite/index.js';
+import { resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
 
@@ -19,6 +19,7 @@ Options:
   --max-attempt-steps N  cut an attempt off after N steps (counted as a win for the upper bound)
   --threshold P          verdict threshold (default 1e-4)
   --json                 print one JSON object
+${PYTHON_USAGE}
 Exit code 1 when the verdict is fail on a non-tutorial level.`;
 
 function describe(r: RandomResult): string {
@@ -44,6 +45,7 @@ const command: Command = {
       'max-attempt-steps': { type: 'string' },
       threshold: { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
     }, 'random');
     if (p.help) {
       console.log(USAGE);
@@ -51,7 +53,7 @@ const command: Command = {
     }
     const v = p.values;
     const policy = policyOption(v);
-    const loaded = await loadGame(onePositional(p, 'game', 'random'));
+    const loaded = await resolveGame(onePositional(p, 'game', 'random'), pythonOptions(v));
     const abort = new AbortController();
     const onSigint = (): void => abort.abort();
     process.on('SIGINT', onSigint);

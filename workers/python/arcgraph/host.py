@@ -9,6 +9,7 @@ from .expand import Expander
 from .levels import level_start
 from .rng import Rng, draw_action
 from .runtime import GameError, Runtime, settled
+from .session import Session
 from .walks import Timing, code_of, run_walks
 
 
@@ -110,12 +111,66 @@ class Host:
         status = rt.status(live[0], fd, int(header['level']))
         return {'status': status, 'layers': len(fd.frame), 'score': live[0]._score, 'state': fd.state.name}, [rt.pack(live), rt.digest(live, settled(fd)), _frames(fd)]
 
+    def op_session(self, header, blobs):
+        """`open` a session at a level, `act` one action in it, or take its `state` (snapshot and identity)."""
+        sid = int(header['sid'])
+        what = header['what']
+        if what == 'open':
+            s = Session(self.rt, int(header['level']), header.get('path'))
+            self.sessions[sid] = s
+            reply = {'levelStart': s.level_start, 'score': s.start_score}
+            if s.note:
+                reply['note'] = s.note
+            return reply, []
+        s = self.sessions[sid]
+        if what == 'act':
+            reply, frames = s.act(int(header['action']))
+            return reply, [frames]
+        if what == 'state':
+            snap, digest = s.snapshot()
+            return {}, [snap, digest]
+        if what == 'close':
+            self.sessions.pop(sid, None)
+            return {}, []
+        raise ValueError(f'unknown session request {what!r}')
+
+    def op_fuzz(self, header, blobs):
+        from .fuzz import run_fuzz
+        from .levels import level_start
+        rt = self.rt
+        level = int(header['level'])
+        try:
+            live, frame, _, _ = level_start(rt, level, header.get('path'))
+        except GameError as err:
+            return {'steps': 0, 'walks': 0, 'wins': 0, 'faults': [], 'resetFaults': [{'check': 'exception', 'message': f'starting level {level} threw: {err.describe()}'}], 'timing': None, 'samples': []}, []
+        result, samples = run_fuzz(rt, rt.pack(live), frame, level, int(header['seed']), int(header['firstStream']), int(header['steps']), int(header['maxWalkSteps']), float(header['stepLimitMs']), int(header['restepEvery']), int(header['crossEvery']))
+        result['samples'] = [{'walk': w, 'step': n, 'action': c} for w, n, c, _, _ in samples]
+        return result, [blob for _, _, _, pre, d in samples for blob in (pre, d)]
+
+    def op_restep(self, header, blobs):
+        """Identities of (snapshot, action) pairs stepped here (the fuzz's samples, in another process)."""
+        rt = self.rt
+        out = []
+        for snap, code in zip(blobs, header['actions']):
+            live = rt.restore(snap)
+            try:
+                fd = rt.step(live, int(code))
+                out.append(rt.digest(live, settled(fd)) if fd.frame else b'')
+            except GameError:
+                out.append(b'')
+        return {}, out
+
     def op_digest(self, header, blobs):
         rt = self.rt
         live = rt.restore(blobs[0])
         frame = blobs[1]
         import numpy as np
         return {}, [rt.digest(live, np.frombuffer(bytes(frame), dtype=np.int8).reshape(64, 64))]
+
+    def op_bfs(self, header, blobs):
+        """The benchmark's single-process baseline (baseline.py)."""
+        from .baseline import bfs
+        return bfs(self.rt, int(header['level']), int(header['maxStates']), float(header['maxSeconds'])), []
 
     def op_draws(self, header, blobs):
         """Draws of the seeded player (tests compare them with src/player)."""

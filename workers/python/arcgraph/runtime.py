@@ -81,17 +81,19 @@ def _last_frame(err, game_file):
     return f'{os.path.basename(f.filename)}:{f.lineno} in {f.name}'
 
 
-_PROGRESS = struct.Struct('<III')
+_PROGRESS = struct.Struct('<IIII')
 
 
 class Progress:
-    """A heartbeat the Node side reads from a file: steps begun, and the batch item and action of the
-    current one, so a step that never returns (even with the alarm blocked) is named when killed."""
+    """A heartbeat the Node side reads from a file: steps begun, and where the current one is (the batch
+    item, a step within it) and its action, so a step that never returns (even with the alarm blocked)
+    is named when its process is killed."""
 
     def __init__(self, path):
         self.map = None
         self.ticks = 0
         self.item = 0
+        self.sub = 0
         if path:
             with open(path, 'r+b') as f:
                 self.map = mmap.mmap(f.fileno(), _PROGRESS.size)
@@ -99,7 +101,7 @@ class Progress:
     def step(self, code):
         self.ticks += 1
         if self.map is not None:
-            _PROGRESS.pack_into(self.map, 0, self.ticks & 0xFFFFFFFF, self.item, code)
+            _PROGRESS.pack_into(self.map, 0, self.ticks & 0xFFFFFFFF, self.item, self.sub, code)
 
 
 class Runtime:

@@ -62,19 +62,31 @@ class Timing:
         self.seconds = 0.0
         self.frames = 0
         self.slowest = []  # (seconds, where, actions)
+        self.last = 0.0
 
-    def step(self, rt, live, code, where, taken):
+    def step(self, rt, live, code, where, taken=None):
+        """Steps and times one action; `where` (and the actions `taken` so far, if given) name a slow one."""
         t = self.clock()
         fd = rt.step(live, code)
-        dt = self.clock() - t
+        self.last = dt = self.clock() - t
         self.count += 1
         self.seconds += dt
         self.frames += len(fd.frame)
         if len(self.slowest) < self.keep or dt > self.slowest[-1][0]:
-            self.slowest.append((dt, where, list(taken)))
+            self.slowest.append((dt, where, list(taken) if taken is not None else None))
             self.slowest.sort(key=lambda s: -s[0])
             del self.slowest[self.keep:]
         return fd
 
     def report(self):
-        return {'steps': self.count, 'seconds': self.seconds, 'frames': self.frames, 'slowest': [{'seconds': s, 'episode': w, 'actions': a} for s, w, a in self.slowest]}
+        out = []
+        for seconds, where, actions in self.slowest:
+            entry = {'seconds': seconds}
+            if isinstance(where, tuple):
+                entry['walk'], entry['step'] = where
+            else:
+                entry['episode'] = where
+            if actions is not None:
+                entry['actions'] = actions
+            out.append(entry)
+        return {'steps': self.count, 'seconds': self.seconds, 'frames': self.frames, 'slowest': out}
