@@ -31,7 +31,7 @@ export interface OpenedGame {
  * ARC game folder or `<id>.py` beside its metadata.json, or the id of a game in the ARC games folder
  * (--arc-games, ARCGRAPH_ARC_GAMES) when it is not a suite id.
  */
-export async function resolveGame(ref: string, python: PythonGameOptions & { arcGames?: string } = {}): Promise<LoadedGame | PythonGame> {
+export async function resolveGame(ref: string, python: PythonGameOptions & { arcGames?: string } = {}): Promise<ResolvedGame> {
   if (suiteModule(ref)) return loadGame(ref);
   const file = arcGameFile(ref) ?? arcGameById(ref, python.arcGames);
   if (file) return openPythonGame(file, python);
@@ -74,8 +74,11 @@ export async function openGame(source: GameSource, workers?: number): Promise<Op
   return module ? { game, module, workers: workerCount(workers) } : { game, workers: workerCount(workers, false) };
 }
 
+/** A resolved game reference: a JavaScript game and its module, or a real ARC game. */
+export type ResolvedGame = LoadedGame | PythonGame;
+
 /** The game of a resolved reference. */
-export const gameOf = (resolved: LoadedGame | PythonGame): Game => (resolved instanceof PythonGame ? resolved : resolved.game);
+export const gameOf = (resolved: ResolvedGame): Game => (resolved instanceof PythonGame ? resolved : resolved.game);
 
 /** Throws the user's error for a level the game does not have. */
 export function checkLevel(game: Game, level: number): void {

@@ -142,16 +142,18 @@ export async function shrink(game: Game, level: number, check: Check, actions: r
   if (check === 'slow-step') return cutCycles(game, level, actions);
   // Delta debugging replays prefixes from the reset state: bounded in time too (a real ARC game's
   // steps are requests to its Python process, about a millisecond each).
-  const deadline = performance.now() + limits.maxSeconds * 1000;
   const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);
-  const shrunk = (candidate: Action[]): boolean => performance.now() < deadline && test(candidate);
+  const shrunk = (): ((candidate: Action[]) => boolean) => {
+    const deadline = performance.now() + limits.maxSeconds * 1000;
+    return (candidate) => performance.now() < deadline && test(candidate);
+  };
   // A nondeterministic game may not replay the original prefix to the same state (it can pass
   // through the flaky step itself): its cycle-cut form, or the search's path, may still reproduce.
   const cut = cutCycles(game, level, actions);
   const base = [cut, [...actions]].find(test);
-  const candidates: Action[][] = base ? [ddmin(base, shrunk)] : [];
+  const candidates: Action[][] = base ? [ddmin(base, shrunk())] : [];
   const found = await searchShortest(game, level, check, base ?? actions, limits);
-  if (found && test(found)) candidates.push(ddmin(found, shrunk));
+  if (found && test(found)) candidates.push(ddmin(found, shrunk()));
   if (candidates.length === 0) return [...actions];
   return candidates.reduce((best, c) => (c.length < best.length ? c : best));
 }

@@ -12,6 +12,16 @@ import type { Budget } from '../report/index.js';
  */
 export const DEFAULT_BUDGET: Readonly<Budget> = { nodes: 2_500_000, seconds: 30, stepsScale: 0.05, randomSteps: 2_000_000 };
 
+/**
+ * The default for real ARC games (Python, about a millisecond a step): the 14 shared games, 110
+ * levels, in about half an hour on a 2-core machine. A level is explored for 10 s (20,000 states at
+ * most): small levels completely (exact probabilities), the rest to bounds; qualification at scale
+ * 0.002 plays 100 random steps per level, 2,000 per non-tutorial level and fuzzes 2,000 steps a
+ * game; a level left inconclusive gets 5,000 random steps (bounds, not a certificate: 29,956 clean
+ * attempts would be needed).
+ */
+export const DEFAULT_ARC_BUDGET: Readonly<Budget> = { nodes: 20_000, seconds: 10, stepsScale: 0.002, randomSteps: 5_000 };
+
 const KEYS: Record<string, keyof Budget> = { nodes: 'nodes', seconds: 'seconds', 'steps-scale': 'stepsScale', 'random-steps': 'randomSteps' };
 
 /** Parses `nodes=N,seconds=S,steps-scale=X` (any subset, any order) over `base`. */

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import { loadGame, PACKAGE_ROOT, type LoadedGame, suiteIds } from '../suite/index.js';
-import { GameCrash } from '../explorer/index.js';
+import { PACKAGE_ROOT, suiteIds } from '../suite/index.js';
+import { GameCrash, gameOf, resolveGame, type ResolvedGame } from '../explorer/index.js';
+import { arcGameFile, arcGamesIn, PythonGame, type PythonGameOptions } from '../python/index.js';
 import { exploreLevel } from '../level.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { baselineGame, gameRegressions, previousLevel } from '../report/index.js';
@@ -18,7 +19,7 @@ import { pictureKey, type LevelPictures } from '../report/index.js';
 import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/index.js';
 import { startFrameSvg, stateGraphSvg } from '../report/index.js';
 import { writeReports } from '../report/index.js';
-import { DEFAULT_BUDGET } from './budget.js';
+import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET } from './budget.js';
 import { gameOutcome, levelOutcome } from './outcome.js';
 import { randomPlay } from '../random/index.js';
 import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
@@ -33,8 +34,12 @@ export type SweepEvent =
   | { kind: 'game'; game: GameReport; report: SweepReport };
 
 export interface SweepOptions {
-  /** Suite game ids or game module paths; default the whole suite. */
+  /** Suite game ids, game module paths or ARC game folders; default the whole suite (or the ARC games folder's games). */
   games?: readonly string[];
+  /** An environment_files tree of real ARC games: its games are swept (and `games` may name them by id). */
+  arcGames?: string;
+  /** How real ARC games run (interpreter, engine, GRAPH_BUILDER). */
+  python?: PythonGameOptions;
   budget?: Partial<Budget>;
   workers?: number;
   policy?: Policy;
@@ -78,8 +83,8 @@ interface Context {
 }
 
 /** Explores and analyses one level; a crash is a finding, not an error. */
-async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, before: GameReport | undefined): Promise<LevelReport> {
-  const { game } = loaded;
+async function sweepLevel(ctx: Context, loaded: ResolvedGame, level: number, before: GameReport | undefined): Promise<LevelReport> {
+  const game = gameOf(loaded);
   const started = performance.now();
   const tutorial = level <= game.tutorialLevels;
   const report: LevelReport = {
@@ -134,8 +139,8 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
 }
 
 /** One game: its levels, then its qualification. Null when the sweep was interrupted during it. */
-async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, before: GameReport | undefined): Promise<GameReport | null> {
-  const { game } = loaded;
+async function sweepGame(ctx: Context, loaded: ResolvedGame, source: string, before: GameReport | undefined): Promise<GameReport | null> {
+  const game = gameOf(loaded);
   const started = performance.now();
   const report: GameReport = {
     game: game.id,
@@ -197,23 +202,39 @@ function summarise(report: SweepReport): void {
   report.passed = report.games.every((g) => g.outcome !== 'fail');
 }
 
-/** Loads every game first, so a typo in --games is bad input before any work is done. */
-async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
-  const loaded: LoadedGame[] = [];
-  for (const ref of refs) loaded.push(await loadGame(ref));
-  const ids = loaded.map((l) => l.game.id);
+/**
+ * Resolves every game first, so a typo in --games is bad input before any work is done. A real ARC
+ * game is opened (its Python processes started) when its turn comes and closed after it; only the
+ * first is opened here, which checks the interpreter and the engine.
+ */
+async function loadAll(refs: readonly string[], options: SweepOptions): Promise<(() => Promise<ResolvedGame>)[]> {
+  const python = { ...options.python, arcGames: options.arcGames };
+  const openers: (() => Promise<ResolvedGame>)[] = [];
+  const ids: string[] = [];
+  for (const ref of refs) {
+    const byId = options.arcGames !== undefined ? arcGamesIn(options.arcGames).find((g) => g.split('/').at(-2) === ref) : undefined;
+    const file = arcGameFile(ref) ?? (byId && arcGameFile(byId));
+    if (file && openers.length > 0) {
+      ids.push(file.split('/').at(-3) ?? file);
+      openers.push(() => resolveGame(file, python));
+      continue;
+    }
+    const resolved = await resolveGame(file ?? ref, python);
+    ids.push(gameOf(resolved).id);
+    openers.push(async () => resolved);
+  }
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw new InputError(`game ${twice} is named twice`);
-  return loaded;
+  return openers;
 }
 
 export async function sweep(options: SweepOptions): Promise<SweepReport> {
-  const refs = options.games ?? suiteIds();
-  if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
-  const loaded = await loadAll(refs);
+  const refs = options.games ?? (options.arcGames !== undefined ? arcGamesIn(options.arcGames) : suiteIds());
+  if (refs.length === 0) throw new InputError(options.arcGames !== undefined ? `no ARC games in ${options.arcGames} (an environment_files tree: <id>/<version>/<id>.py)` : 'no games to sweep: the suite is empty and no --games were given');
+  const loaded = await loadAll(refs, options);
   const ctx: Context = {
     options,
-    budget: { ...DEFAULT_BUDGET, ...options.budget },
+    budget: { ...(options.arcGames !== undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET), ...options.budget },
     workers: options.workers ?? defaultWorkers(),
     policy: options.policy ?? 'available',
     threshold: options.threshold ?? DEFAULT_THRESHOLD,
@@ -245,8 +266,11 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   };
 
   for (let i = 0; i < loaded.length && !options.signal?.aborted; i++) {
-    const before = baselineGame(options.baseline?.report ?? null, loaded[i].game.id);
-    const game = await sweepGame(ctx, loaded[i], refs[i], before);
+    const resolved = await loaded[i]();
+    const before = baselineGame(options.baseline?.report ?? null, gameOf(resolved).id);
+    const game = await sweepGame(ctx, resolved, refs[i], before);
+    // A real ARC game's Python processes end with its turn.
+    if (resolved instanceof PythonGame) resolved.close();
     if (!game) break;
     report.games.push(game);
     report.regressions.push(...gameRegressions(game, before));

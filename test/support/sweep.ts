@@ -3,6 +3,7 @@
  * levels qualification fails. Only tests inject it; the sweep's real path calls `qualify`.
  */
 import { join } from 'node:path';
+import { gameOf } from '../../src/explorer/index.js';
 import type { Qualifier, QualifyResult, RegimeOutcome } from '../../src/sweep/index.js';
 
 export interface StubQualifier extends Qualifier {
@@ -14,7 +15,7 @@ export interface StubQualifier extends Qualifier {
 export function stubQualifier(opts: { fail?: Record<string, number[]>; throwFor?: string[] } = {}): StubQualifier {
   const calls: string[] = [];
   const qualifier = async (source: Parameters<Qualifier>[0], options: Parameters<Qualifier>[1]): Promise<QualifyResult> => {
-    const { game } = source;
+    const game = gameOf(source);
     calls.push(game.id);
     if (opts.throwFor?.includes(game.id)) throw new Error(`stub qualification of ${game.id} broke`);
     const failing = opts.fail?.[game.id] ?? [];

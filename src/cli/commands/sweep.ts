@@ -4,11 +4,12 @@ import { readBaseline } from '../../report/index.js';
 import { headline } from '../../report/index.js';
 import { levelLine } from '../../report/index.js';
 import { REPORT_FILES } from '../../report/index.js';
-import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
+import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
+import { arcGamesDir } from '../../python/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
 import type { Command } from '../main.js';
-import { numberOption, parse } from '../args.js';
+import { numberOption, parse, PYTHON_OPTIONS, pythonOptions } from '../args.js';
 
 const USAGE = `Usage: arcgraph sweep [options]
 
@@ -17,7 +18,14 @@ random-win probability, verdict), qualifies every game, and writes report.json, 
 report.html, rewritten after each finished game.
 
 Options:
-  --games a,b          suite game ids or game module paths (default: the whole suite)
+  --games a,b          suite game ids, game module paths or ARC game folders (default: the whole
+                       suite, or every game of --arc-games)
+  --arc-games DIR      sweep the real ARC-AGI-3 games of an environment_files tree (<id>/<version>/
+                       <id>.py beside metadata.json; default ARCGRAPH_ARC_GAMES when it is set and
+                       no --games are given); their budget defaults to ${formatBudget(DEFAULT_ARC_BUDGET)}
+  --python PATH        the Python interpreter of ARC games (default python3; the engine from its
+                       packages or ARCGRAPH_ARC_ENGINE)
+  --graph-builder      set ARC games' GRAPH_BUILDER flag (undo history and animations off)
   --budget SPEC        nodes=N,seconds=S,steps-scale=X,random-steps=N (any subset): states and
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
@@ -41,6 +49,7 @@ const command: Command = {
       out: { type: 'string' },
       baseline: { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
     }, 'sweep');
     if (p.help) {
       console.log(USAGE);
@@ -51,7 +60,10 @@ const command: Command = {
     const json = v.json === true;
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
     if (games?.length === 0) throw new InputError('--games needs at least one game');
-    const budget = typeof v.budget === 'string' ? parseBudget(v.budget) : { ...DEFAULT_BUDGET };
+    const python = pythonOptions(v);
+    const arcGames = python.arcGames ?? (games === undefined ? arcGamesDir() : undefined);
+    const base = arcGames !== undefined && games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET;
+    const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
     const workers = numberOption(v, 'workers', { min: 1, max: 256 }) ?? defaultWorkers();
     const out = resolve(typeof v.out === 'string' ? v.out : join('reports', dated(new Date())));
     let baseline;
@@ -65,7 +77,7 @@ const command: Command = {
 
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
-    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${workers} workers`);
+    say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${workers} workers`);
     say(`reports: ${out}`);
     const onEvent = (event: SweepEvent): void => {
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
@@ -85,7 +97,7 @@ const command: Command = {
     };
     process.on('SIGINT', onSigint);
     try {
-      const report = await sweep({ games, budget, workers, out, baseline, signal: abort.signal, onEvent });
+      const report = await sweep({ games, budget, workers, out, baseline, signal: abort.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python });
       for (const r of report.regressions) say(`REGRESSION ${r.kind}: ${r.message}`);
       say(headline(report));
       if (json) console.log(JSON.stringify(report));
