@@ -133,3 +133,122 @@ describe('the Python bridge on the fixture games', () => {
     expect(() => openPythonGame(fixtureGame('hid1'), { engine: '/nonexistent', python: 'python3' })).toThrow(/^cannot import the ARC engine 'arcengine' .*pip install arcengine/);
   });
 });
+
+describe('the Python side of the seeded player, sessions and random play', () => {
+  it('draws the same moves as src/player for any seed, stream and policy', async () => {
+    const { Rng, drawAction } = await import('../player/index.js');
+    const game = open('clk1');
+    for (const [seed, stream, choices, available] of [
+      [1, 0, [1, 2, 3, 4], [1, 2, 3, 4]],
+      [7, 2 ** 40 + 5, [6], [6]],
+      [2 ** 32 + 3, 123456, [1, 2, 3, 4, 5, 6, 7], [1, 3, 6]],
+    ] as [number, number, number[], number[]][]) {
+      const codes = game.call({ op: 'draws', seed, stream, count: 500, choices, available }, [], 1).header.codes as number[];
+      const rng = new Rng(seed, stream);
+      const set = new Set(available);
+      const expected = Array.from({ length: 500 }, () => {
+        const a = drawAction(rng, choices, set);
+        return a === undefined ? -1 : a.id === 6 ? 8 + a.y! * 64 + a.x! : a.id;
+      });
+      expect(codes).toEqual(expected);
+    }
+  });
+
+  it('plays random attempts in Python with the same numbers at 1 and 2 workers, and the first win replays through the facade', async () => {
+    const { randomPlay } = await import('../random/index.js');
+    const { playEpisode } = await import('../player/index.js');
+    const game = open('hid1');
+    const one = await randomPlay(game, { level: 1, steps: 3000, workers: 1, seed: 3 });
+    const two = await randomPlay(game, { level: 1, steps: 3000, workers: 2, seed: 3 });
+    const pick = (r: typeof one) => [r.episodes, r.wins, r.losses, r.cutOff, r.steps, r.firstWin];
+    expect(pick(two)).toEqual(pick(one));
+    // P(win) is 3130/9583 (the exploration above): the estimate's bounds hold it.
+    expect(one.lower).toBeLessThan(3130 / 9583);
+    expect(one.upper).toBeGreaterThan(3130 / 9583);
+    expect(one.timing!.steps).toBeGreaterThanOrEqual(3000);
+    const episode = playEpisode(game, 1, 'available', 3, one.firstWin!, 3000);
+    expect(episode.end).toBe('won');
+  });
+
+  it('records and replays a session with the engine’s RESET and level progression', async () => {
+    const { readRecording, recordActions, replayRecording, writeRecordingLines } = await import('../recording/index.js');
+    const { parseAction } = await import('../engine/index.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const game = open('hid1');
+    const actions = 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2 ACTION3 ACTION2 ACTION2 ACTION2'.split(' ').map(parseAction);
+    const { lines, outcome } = recordActions(game, actions);
+    expect(outcome).toEqual({ state: 'WIN', levels_completed: 2 });
+    expect(lines[0].full_reset).toBe(true);
+    expect(lines.map((l) => l.levels_completed)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2]);
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-py-'));
+    try {
+      const file = join(dir, 'hid1.test.1.recording.jsonl');
+      writeRecordingLines(file, lines);
+      const replay = replayRecording(game, readRecording(file));
+      expect(replay.reproduced).toBe(true);
+      expect(replay.outcome).toEqual(outcome);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A session begun at level 2 returns there on a full reset, as play --level does.
+    const session = game.session(2);
+    const first = session.act({ id: 0 });
+    expect([first.levels_completed, first.full_reset, session.currentLevel]).toEqual([1, true, 2]);
+  });
+});
+
+describe('qualify on a Python game', () => {
+  it('finds the crash by fuzzing, shrinks it, writes a reproduction replay crashes on, and profiles the level', async () => {
+    const { qualify } = await import('../qualify/index.js');
+    const { readRecording, replayRecording } = await import('../recording/index.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-pyq-'));
+    try {
+      const game = open('bad1', { stepSeconds: 2 });
+      const result = await qualify(game, { level: 1, stepsScale: 0.005, workers: 2, out: dir, search: { maxNodes: 1000, maxSeconds: 10 } });
+      expect(result.passed).toBe(false);
+      const crash = result.findings.find((f) => f.regime === 'fuzz' && f.check === 'exception')!;
+      expect(crash.message).toMatch(/^step threw: ValueError: boom at x=2 \(bad1\.py:\d+ in fault\)$/);
+      expect(crash.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+      const replay = replayRecording(game, readRecording(crash.reproduction!));
+      expect(replay.reproduced).toBe(false);
+      expect(replay.divergence).toMatchObject({ field: 'crash', step: 4 });
+      const profile = result.levels[0].regimes.fuzz.profile!;
+      expect(profile.actionsPerSecond).toBeGreaterThan(0);
+      expect(profile.framesPerAction).toBe(1);
+      expect(profile.slowest.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a sweep of an ARC games folder', () => {
+  it('sweeps its games with the Python options, each later level started where the last one’s shortest win leads', async () => {
+    const { sweep } = await import('../sweep/index.js');
+    const { validateReport } = await import('../report/index.js');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pysweep-'));
+    try {
+      const report = await sweep({ arcGames: join(FIXTURE_ENGINE, 'games'), games: ['hid1', 'clk1'], python: { engine: FIXTURE_ENGINE }, out, workers: 2, budget: { nodes: 1000, seconds: 20, stepsScale: 0.002, randomSteps: 0 } });
+      expect(validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')))).toEqual([]);
+      expect(report.games.map((g) => g.game)).toEqual(['hid1', 'clk1']);
+      const hid1 = report.games[0].levels;
+      expect(hid1.map((l) => l.explore!.python!.levelStart)).toEqual(['played', 'played']);
+      expect(hid1.map((l) => l.explore!.nodes)).toEqual([15, 12]);
+      expect(report.games[1].levels[0].explore!.python!.clicks).toMatchObject({ method: 'classes', partition: 'sampled' });
+      expect(report.games[0].qualification!.levels[0].regimes.fuzz.profile!.actionsPerSecond).toBeGreaterThan(0);
+      const md = readFileSync(join(out, 'report.md'), 'utf8');
+      expect(md).toContain('exact over sampled click classes');
+      expect(md).toContain('started where the shortest wins of the earlier levels lead');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -13,8 +13,8 @@ export const FIXTURE_ENGINE = join(ROOT, 'test', 'fixtures', 'python');
 export const fixtureGame = (id: string): string => join(FIXTURE_ENGINE, 'games', id);
 
 /** The real engine and games (../shared/arc, or ARCGRAPH_ARC_ENGINE / ARCGRAPH_ARC_GAMES when set). */
-export const ARC_ENGINE = process.env.ARCGRAPH_ARC_ENGINE_REAL ?? resolve(ROOT, '..', 'shared', 'arc');
-export const ARC_GAMES = process.env.ARCGRAPH_ARC_GAMES ?? join(ARC_ENGINE, 'environment_files');
+export const ARC_ENGINE = process.env.ARCGRAPH_ARC_ENGINE || resolve(ROOT, '..', 'shared', 'arc');
+export const ARC_GAMES = process.env.ARCGRAPH_ARC_GAMES || join(ARC_ENGINE, 'environment_files');
 export const hasArc = existsSync(join(ARC_ENGINE, 'arcengine', '__init__.py')) && existsSync(ARC_GAMES);
 
 const blank = (): Uint8Array => new Uint8Array(4096);
