@@ -16,6 +16,7 @@ import { benchExplorer, type ExplorerBench } from './explorer.js';
 import { benchWalks, type WalksBench } from './walks.js';
 import { benchSolver, type SolverBench, type SolverCase } from './solver.js';
 import { benchQualify, type QualifyBench } from './qualify.js';
+import { arcPaths, benchPython, type PythonBench } from './python.js';
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +65,14 @@ log('random walks');
 const walks: WalksBench = await benchWalks(loaded, benchLevel, cfg.walkSteps, [...new Set([1, all])], cfg.reps);
 log('qualification regimes');
 const qualifyBench: QualifyBench = await benchQualify(loaded, quick ? 0.01 : 0.5, all, 1);
+const arc = arcPaths();
+const pythonBench: PythonBench[] = [];
+if (arc) {
+  for (const id of ['tu93', 'wa30']) {
+    log(`python bridge: ${id} level 1, workers ${workerCounts.join(', ')} against the single-process loop`);
+    pythonBench.push(await benchPython(arc, id, quick ? 200 : 1500, workerCounts, quick ? 1 : 5));
+  }
+} else log('python bridge: skipped (no ARC engine and games at ../shared/arc or ARCGRAPH_ARC_ENGINE)');
 log('solver');
 const solver: SolverBench = await benchSolver(solverCases, all, quick ? 1 : 3);
 let huge: { states: number; seconds: number; bytesPerState: number; rssMB: number; transitionsPerSecond: number } | undefined;
@@ -101,6 +110,7 @@ const results = {
   walks,
   qualify: qualifyBench,
   solver,
+  python: pythonBench,
   huge,
   ratios,
   targets: {
@@ -136,6 +146,10 @@ rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no po
 for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${w.vsOneWorker.median.toFixed(2)}x 1 worker`]);
 rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
 rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, `${(qualifyBench.fuzz / walks.raw.median).toFixed(3)}x the raw random loop`]);
+for (const p of pythonBench) {
+  rows.push([`python loop ${p.game}:${p.level}, ${fmt(p.states)} states (1 process: restore, step, identity)`, `${fmt(p.loop.median)} transitions/s`, `baseline (${fmt(p.loopPerCpuSecond.median)} per CPU second)`]);
+  for (const w of p.workers) rows.push([`python bridge ${p.game}, ${w.workers} worker(s)`, `${fmt(w.transitions.median)} transitions/s`, `${w.vsLoop.median.toFixed(2)}x the loop (rounds ${range(w.vsLoop.runs)})`]);
+}
 for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
 if (huge) rows.push([`huge run: ${fmt(huge.states)} states`, `${huge.seconds.toFixed(0)} s, ${fmt(huge.transitionsPerSecond)} transitions/s`, `${huge.bytesPerState.toFixed(0)} B/state, RSS ${huge.rssMB.toFixed(0)} MB`]);
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));

@@ -130,7 +130,7 @@ class Coordinator {
     this.workers = options.expander?.workers ?? opened.workers;
     this.expander = options.expander ?? opened.expander();
     this.targetSteps = options.batchSteps ?? opened.batchSteps ?? 32_768;
-    this.stepsPerState = Math.max(1, this.game.actions.length);
+    this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
   }
 
   private stop(reason: StopReason): void {

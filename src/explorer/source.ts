@@ -58,6 +58,8 @@ export interface OpenedLevel extends OpenedGame {
   expandHere?(task: ExpandTask): ExpandResult;
   /** Game steps a batch should carry, when the default does not suit (Python steps cost about a millisecond). */
   batchSteps?: number;
+  /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
+  readonly stepsPerState?: number;
   /** What the result adds about how this level ran (a Python level: its start, identity, clicks). */
   describe?(): { python: PythonExploreInfo };
 }
@@ -98,8 +100,11 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       lastLevel: level === game.levels,
       root: () => py.root(),
       expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task) }),
-      // A few hundred steps (a few tenths of a second) a batch: the pipe is amortised and a limit is seen soon.
-      batchSteps: 256,
+      // About 128 steps (a tenth of a second or two) a batch: the pipe is amortised and a limit is seen soon.
+      batchSteps: 128,
+      get stepsPerState() {
+        return py.stepsPerState;
+      },
       describe: () => ({ python: py.describe() }),
     };
   }

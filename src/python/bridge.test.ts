@@ -55,6 +55,9 @@ describe('the Python bridge on the fixture games', () => {
     expect(report.nodes).toBe(5);
     expect(report.winReachable).toBe(false);
     expect(report.python!.identity).toBe('frame');
+    // Charging shows the same frame: each position's charged states collide with its uncharged one
+    // (they differ only two moves later, beyond the one-move check: no violation is seen).
+    expect(report.python!.frameCollisions).toEqual({ collisions: 4, checked: 4, violations: 0 });
   });
 
   it('starts a later level where the shortest win of the level before leads, else at set_level, and says which', async () => {

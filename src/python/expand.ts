@@ -35,6 +35,13 @@ export interface PythonExploreInfo {
   graphBuilder: boolean;
   snapshots: string;
   clicks: ClickInfo | null;
+  /**
+   * Under `--identity frame`: successors that showed a frame an earlier one showed while their full
+   * states differed (hidden state merged away), how many of those pairs were checked (at most 200 a
+   * process), and how many behaved differently (a move from each showed different frames: Markov
+   * violations). Counted by each process on what it saw, summed: a diagnostic.
+   */
+  frameCollisions?: { collisions: number; checked: number; violations: number };
 }
 
 /** How clicks were expanded: a probability is exact only when the partition is. */
@@ -49,8 +56,6 @@ export interface ClickInfo {
   splitCells: number;
 }
 
-const STATUS: readonly Status[] = ['playing', 'won', 'lost'];
-
 /** Splits 16-byte digests into the 64-bit fingerprints the explorer keys states by (xxHash64 of the digest). */
 function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi: Uint32Array } {
   const lo = new Uint32Array(count);
@@ -64,10 +69,18 @@ function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi
   return { lo, hi };
 }
 
+let explorations = 0;
+
 /** One level of a Python game opened for exploring. */
 export class PythonLevel {
+  /** Names this exploration to the processes, which send each successor's snapshot once in it. */
+  private readonly exploration = `${process.pid}:${++explorations}`;
   private readonly stats = { classes: 0, samples: 0, split: 0, splitCells: 0 };
   private levelStart: PythonExploreInfo['levelStart'] = 'played';
+  /** Game steps expanding a state takes, as at the level's start (verified click classes count twice). */
+  stepsPerState = 1;
+  /** The latest frame-collision counts of each process (cumulative there). */
+  private readonly collisions = new Map<number, { collisions: number; checked: number; violations: number }>();
   private startNote: string | undefined;
 
   constructor(
@@ -82,6 +95,8 @@ export class PythonLevel {
     const root = this.game.root(this.level);
     this.levelStart = root.levelStart;
     this.startNote = root.note;
+    const clicks = this.game.actions.includes(6) ? root.moves - (this.game.actions.length - 1) : 0;
+    this.stepsPerState = root.moves + (this.game.options.clicks === 'classes' ? clicks * Math.min(1, this.game.options.verify) : 0);
     const { lo, hi } = fingerprintInto(root.digest, { lo: 0, hi: 0 });
     return { bytes: root.snapshot, lo, hi, status: 'playing' };
   }
@@ -92,7 +107,7 @@ export class PythonLevel {
     const steps = batch.ends.length * Math.max(1, game.actions.length);
     let m;
     try {
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps);
     } catch (err) {
       // A step that never returned (its process was killed): the crash of the state it was on.
       if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
@@ -103,6 +118,8 @@ export class PythonLevel {
     const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd] = m.blobs;
     const count = keys.length;
     const stats = m.header.clickStats as PythonLevel['stats'];
+    const fc = m.header.frameCollisions as { collisions: number; checked: number; violations: number } | undefined;
+    if (fc) this.collisions.set(Number(m.header.pid ?? 0), fc);
     for (const k of Object.keys(this.stats) as (keyof PythonLevel['stats'])[]) this.stats[k] += stats[k];
     const result: BatchRecords = { steps: u32(stepsB), recordEnds: u32(endsB), ...fingerprints(digests, count), keys, cells: u16(cells), action: u16(action), outcome, node: i32(node), bytes, bytesEnd: u32(bytesEnd) };
     const error = m.header.error as { state: number; action: number; message: string } | undefined;
@@ -134,8 +151,9 @@ export class PythonLevel {
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
       snapshots: game.info.snapshots,
       clicks,
+      ...(game.options.identity === 'frame' && {
+        frameCollisions: [...this.collisions.values()].reduce((a, c) => ({ collisions: a.collisions + c.collisions, checked: a.checked + c.checked, violations: a.violations + c.violations }), { collisions: 0, checked: 0, violations: 0 }),
+      }),
     };
   }
 }
-
-export const statusOf = (code: number): Status => STATUS[code];

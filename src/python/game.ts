@@ -66,6 +66,8 @@ export interface PyRoot {
   levelStart: 'played' | 'set-level';
   /** Why a known winning path could not be used (then set-level was). */
   note?: string;
+  /** Moves from the start state (keys, and one per click class): how many steps expanding a state takes. */
+  moves: number;
 }
 
 const STATUS: readonly Status[] = ['playing', 'won', 'lost'];
@@ -119,11 +121,6 @@ export class PythonGame implements Game<PyState> {
     if (info.baseline && info.baseline.length >= this.levels) this.baselineActions = info.baseline.slice(0, this.levels);
   }
 
-  /** The folder of the game's files (its recordings are looked for there). */
-  get folder(): string {
-    return this.file.slice(0, this.file.lastIndexOf('/'));
-  }
-
   /**
    * Time limit of a whole request of `steps` steps: a backstop only (the heartbeat stops a step that
    * hangs), for a process that stops beating between steps.
@@ -166,7 +163,7 @@ export class PythonGame implements Game<PyState> {
     let root = this.roots.get(key);
     if (!root) {
       const m = this.call({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1);
-      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'] };
+      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], moves: Number(m.header.moves) };
       if (typeof m.header.note === 'string') root.note = m.header.note;
       this.roots.set(key, root);
     }

@@ -42,9 +42,22 @@ class Expander:
     def __init__(self, rt):
         self.rt = rt
         self.current = CLICK_BASE  # the action being stepped (named when a step fails)
+        # Successors this process already sent in this exploration: the explorer merges batches in
+        # order, so it knows them by the time it merges a later batch of this process, and their
+        # snapshots need not be made or sent again.
+        self.exploration = None
+        self.sent = set()
+        self.collisions = None
 
-    def run(self, level, snapshots, clicks='classes', verify=1):
+    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None):
         rt = self.rt
+        if exploration != self.exploration or len(self.sent) > 4_000_000:
+            self.exploration = exploration
+            self.sent = set()
+            if rt.identity.mode == 'frame':
+                from .markov import Collisions
+                self.collisions = Collisions(rt)
+        sent = self.sent if exploration is not None else None
         rec = Records()
         steps = array('I')
         record_ends = array('I')
@@ -66,6 +79,8 @@ class Expander:
 
             def record(code, bit, cells, result):
                 live, fd, d = result
+                if self.collisions is not None:
+                    self.collisions.see(d, live, settled(fd))
                 r = rec.latest.get(d, -1)
                 if r >= first:
                     if cells:
@@ -78,7 +93,13 @@ class Expander:
                     rec.add(d, bit, cells, code, rec.outcome[r], node, None)
                     return
                 o = rt.status(live[0], fd, level)
-                rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
+                if o != PLAYING or sent is None:
+                    rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
+                elif d in sent:
+                    rec.add(d, bit, cells, code, o, -1, b'')
+                else:
+                    sent.add(d)
+                    rec.add(d, bit, cells, code, o, -1, rt.pack(live))
 
             try:
                 for a in keys:

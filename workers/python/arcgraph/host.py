@@ -1,5 +1,6 @@
 """Request dispatch of the host process: each op reads its header and blobs and answers a header and
 blobs (PROTOCOL.md lists the ops)."""
+import os
 import resource
 import sys
 import traceback
@@ -82,7 +83,11 @@ class Host:
         rt = self.rt
         live, frame, how, note = level_start(rt, int(header['level']), header.get('path'))
         game = live[0]
-        reply = {'levelStart': how, 'score': game._score, 'status': 0}
+        moves = len([a for a in rt.actions if a != 6])
+        if 6 in rt.actions:
+            from .clicks import partition
+            moves += len(partition(game))
+        reply = {'levelStart': how, 'score': game._score, 'status': 0, 'moves': moves}
         if note:
             reply['note'] = note
         frame_bytes = frame.astype('uint8').tobytes()
@@ -90,8 +95,11 @@ class Host:
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
-        rec, steps, ends, error, stats = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)))
+        rec, steps, ends, error, stats = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'))
         reply = {'count': len(steps), 'clickStats': stats}
+        if self.expander.collisions is not None:
+            reply['frameCollisions'] = self.expander.collisions.report()
+            reply['pid'] = os.getpid()
         if error:
             reply['error'] = error
         return reply, [steps.tobytes(), ends.tobytes(), b''.join(rec.digests), rec.keys.tobytes(), rec.cells.tobytes(), rec.action.tobytes(), rec.outcome.tobytes(), rec.node.tobytes(), b''.join(rec.bytes), rec.bytes_end.tobytes()]
