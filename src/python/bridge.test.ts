@@ -8,7 +8,7 @@ import { analyze } from '../analysis/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { clk1Twin, FIXTURE_ENGINE, fixtureGame, hid1Twin } from '../../test/support/python.js';
+import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin } from '../../test/support/python.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
 const opened: PythonGame[] = [];
@@ -253,5 +253,18 @@ describe('a sweep of an ARC games folder', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a game that cannot be pickled', () => {
+  it('travels as action paths from its level start, and explores to the brute-force graph', async () => {
+    const game = open('gen1');
+    expect(game.info.snapshots).toMatch(/^path \(the game cannot be pickled: TypeError: cannot pickle 'generator' object\)$/);
+    const report = await explore(game, { level: 1, workers: 2 });
+    const truth = analyze(bruteForceGraph(gen1Twin, 1));
+    expect(report.fullyExplored).toBe(true);
+    expect(report.nodes).toBe(bruteForceGraph(gen1Twin, 1).nodeCount);
+    expect(`${report.pWin.exact!.p}/${report.pWin.exact!.q}`).toBe(`${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`);
+    expect(report.python!.snapshots).toMatch(/^path/);
   });
 });

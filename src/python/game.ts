@@ -211,7 +211,7 @@ export class PythonGame implements Game<PyState> {
   private remember(state: PyState): PyState {
     const key = hex(state.digest);
     if (!this.known.has(key)) {
-      if (this.known.size >= 100_000) this.known.delete(this.known.keys().next().value!);
+      if (this.known.size >= 10_000) this.known.delete(this.known.keys().next().value!);
       this.known.set(key, state);
     }
     return state;

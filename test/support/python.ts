@@ -67,3 +67,18 @@ export const clk1Twin: Game<{ count: number; mark: number; lost: boolean }> = {
   encode: (s) => Uint8Array.of(s.count, s.mark + 1, s.lost ? 1 : 0),
   decode: (b) => ({ count: b[0], mark: b[1] - 1, lost: b[2] === 1 }),
 };
+
+/** gen1 in TypeScript: a walker on a track of 4 that counts its moves; the end wins before the seventh move. */
+export const gen1Twin: Game<{ x: number; moves: number }> = {
+  id: 'gen1',
+  title: 'GEN1 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [1, 2],
+  init: () => ({ x: 0, moves: 0 }),
+  step: (s, a: Action) => ({ x: Math.max(0, Math.min(3, s.x + (a.id === GameAction.ACTION2 ? 1 : -1))), moves: s.moves + 1 }),
+  status: (s) => (s.moves >= 7 ? 'lost' : s.x === 3 ? 'won' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.x, s.moves),
+  decode: (b) => ({ x: b[0], moves: b[1] }),
+};

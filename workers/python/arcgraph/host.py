@@ -47,12 +47,12 @@ class Host:
         info['python'] = sys.version.split()[0]
         import arcengine
         info['engine'] = getattr(arcengine, '__file__', '?')
-        try:
-            live = self.rt.restore(self.rt.base)
+        if not self.rt.pickling:
+            info['snapshots'] = f'path (the game cannot be pickled: {self.rt.unpicklable})'
+        else:
+            live = self.rt.fresh()
             same = self.rt.digest(live, self.rt.base_frame) == self.rt.digest(self.rt.restore(self.rt.pack(live)), self.rt.base_frame)
-            info['snapshots'] = 'pickle' if same else 'pickle-unstable'
-        except Exception as err:  # noqa: BLE001 - reported, not raised
-            info['snapshots'] = f'unpicklable: {type(err).__name__}: {err}'
+            info['snapshots'] = 'pickle' if same else 'pickle (a restored start state has another identity)'
         return info
 
     def handle(self, header, blobs):

@@ -11,23 +11,31 @@ def level_start(rt, level, path=None):
     if level < 1 or level > rt.levels:
         raise ValueError(f'level {level} does not exist: the game has levels 1..{rt.levels}')
     if level == 1:
-        return rt.restore(rt.base), rt.base_frame, 'played', None
+        return _started(rt.fresh(), {'level': 1}), rt.base_frame, 'played', None
     note = None
     if path:
         try:
             live, frame = _played(rt, level, path)
             rt.registry.adopt(live[0])
-            return live, frame, 'played', None
+            return _started(live, {'level': level, 'path': list(path)}), frame, 'played', None
         except GameError as err:
             note = f'the winning path did not reach level {level}: {err.describe()}'
         except ValueError as err:
             note = str(err)
     live, frame = _set_level(rt, level)
-    return live, frame, 'set-level', note
+    return _started(live, {'level': level}), frame, 'set-level', note
+
+
+def _started(live, recipe):
+    """A level's start: its action path (kept only for a game that cannot be pickled) begins here."""
+    if len(live) > 2:
+        live[2] = []
+        live[3] = recipe
+    return live
 
 
 def _played(rt, level, path):
-    live = rt.restore(rt.base)
+    live = rt.fresh()
     fd = None
     for i, code in enumerate(path):
         fd = rt.step(live, code)
@@ -45,7 +53,7 @@ def _played(rt, level, path):
 
 def _set_level(rt, level):
     """The engine's set_level, levels_completed set to level - 1, then a level-only RESET for its frame."""
-    live = rt.restore(rt.base)
+    live = rt.fresh()
     game = live[0]
     game.set_level(level - 1)
     game._score = level - 1

@@ -1,5 +1,6 @@
 """The host's game runtime: one loaded game, its shared registry, snapshots, identity, and stepping
 one action with the engine's own perform_action under a time limit (a soft alarm)."""
+import json
 import mmap
 import os
 import signal
@@ -13,6 +14,7 @@ from .loader import Game
 from .snapshot import Registry, Snapshots
 
 PLAYING, WON, LOST = 0, 1, 2
+PATH = b'\x03'  # the snapshot kind of a game that cannot be pickled: its action path
 RESET = 0
 CLICK_BASE = 8
 
@@ -111,6 +113,7 @@ class Runtime:
         self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
         L = self.loaded
         self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
+        self.rng_construct = np.random.get_state()
         base = L.new()
         fd = base.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
         self.registry = Registry(L, base, L.ActionInput())
@@ -124,8 +127,17 @@ class Runtime:
         np.random.seed(seed)
         self.rng_start = np.random.get_state()
         self.global_at_start = True
-        self.base = self._pack(base, None)
         self.base_frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
+        # A game that cannot be pickled travels as the action path from its level's start (PROTOCOL.md).
+        try:
+            self.base = self._pack(base, None)
+            self.restore(self.base)
+            self.pickling = True
+            self.unpicklable = None
+        except Exception as err:  # noqa: BLE001 - any pickling failure means the fallback
+            self.base = None
+            self.pickling = False
+            self.unpicklable = f'{type(err).__name__}: {err}'
         self._inputs = {}
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
@@ -136,11 +148,32 @@ class Runtime:
         return self.snapshots.dumps(game, rng)
 
     def pack(self, live):
-        return self._pack(live[0], live[1])
+        if self.pickling:
+            return self._pack(live[0], live[1])
+        return PATH + json.dumps({'start': live[3], 'path': live[2]}, separators=(',', ':')).encode()
 
     def restore(self, snapshot):
+        if snapshot[0] == PATH[0]:
+            # Replayed from the level's start: a fresh game, the start rebuilt, then the path.
+            from .levels import level_start
+            recipe = json.loads(bytes(snapshot[1:]))
+            start = recipe['start']
+            live = level_start(self, start['level'], start.get('path'))[0]
+            for code in recipe['path']:
+                self.step(live, code)
+            return live
         obj = self.snapshots.loads(snapshot)
         return list(obj) if type(obj) is tuple else [obj, None]
+
+    def fresh(self):
+        """A live state at level 1's start (after RESET)."""
+        if self.pickling:
+            return self.restore(self.base)
+        np.random.set_state(self.rng_construct)
+        game = self.loaded.new()
+        game.perform_action(self.ActionInput(id=self.GameAction.RESET), raw=True)
+        self.global_at_start = False
+        return [game, None, [], {'level': 1}]
 
     def action_input(self, code):
         a = self._inputs.get(code)
@@ -180,6 +213,8 @@ class Runtime:
         if RNG_USED[0]:
             live[1] = np.random.get_state()
             self.global_at_start = False
+        if len(live) > 2:
+            live[2].append(code)
         return fd
 
     def status(self, game, fd, level):
@@ -192,7 +227,7 @@ class Runtime:
         return PLAYING
 
     def digest(self, live, frame):
-        game, rng = live
+        game, rng = live[0], live[1]
         d = self.identity.digest(game, frame)
         if rng is not None:
             from hashlib import blake2b
