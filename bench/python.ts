@@ -18,6 +18,8 @@ export interface PythonBench {
   loop: Timing;
   loopPerCpuSecond: Timing;
   workers: { workers: number; transitions: Timing; vsLoop: Timing }[];
+  /** The machine's parallel ceiling: the loop in two processes at once, their summed rate, and its ratio to one loop. */
+  ceiling: { transitions: Timing; vsLoop: Timing };
 }
 
 /** Where the ARC engine and games are, or undefined (the benchmark is then skipped). */
@@ -33,13 +35,22 @@ export async function benchPython(paths: { engine: string; games: string }, id: 
   const loop: number[] = [];
   const loopCpu: number[] = [];
   const runs = workerCounts.map(() => [] as number[]);
+  const ceiling: number[] = [];
+  type Loop = { transitions: number; seconds: number; cpuSeconds: number };
+  const bfs = { op: 'bfs', level: 1, maxStates: states, maxSeconds: 600 };
   try {
     for (let round = 0; round <= reps; round++) {
-      const l = game.call({ op: 'bfs', level: 1, maxStates: states, maxSeconds: 600 }, [], states * 10).header as { transitions: number; seconds: number; cpuSeconds: number };
+      const l = game.call(bfs, [], states * 10).header as Loop;
       if (round > 0) {
         loop.push(l.transitions / l.seconds);
         loopCpu.push(l.transitions / l.cpuSeconds);
       }
+      // Two loops at once: one in a pool process (sent first), one in the game's own process.
+      const started = performance.now();
+      const other = game.run(1, bfs, [], states * 10);
+      const mine = game.call(bfs, [], states * 10).header as Loop;
+      const theirs = (await other).header as unknown as Loop;
+      if (round > 0) ceiling.push((mine.transitions + theirs.transitions) / ((performance.now() - started) / 1000));
       for (const [i, k] of workerCounts.entries()) {
         const { result } = await exploreGraph(game, { level: 1, workers: k, maxNodes: states });
         if (round > 0) runs[i].push(result.transitionsPerSecond);
@@ -55,5 +66,6 @@ export async function benchPython(paths: { engine: string; games: string }, id: 
     loop: timing(loop),
     loopPerCpuSecond: timing(loopCpu),
     workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i]), vsLoop: perRound(runs[i], loop) })),
+    ceiling: { transitions: timing(ceiling), vsLoop: perRound(ceiling, loop) },
   };
 }

@@ -148,6 +148,7 @@ rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} wor
 rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, `${(qualifyBench.fuzz / walks.raw.median).toFixed(3)}x the raw random loop`]);
 for (const p of pythonBench) {
   rows.push([`python loop ${p.game}:${p.level}, ${fmt(p.states)} states (1 process: restore, step, identity)`, `${fmt(p.loop.median)} transitions/s`, `baseline (${fmt(p.loopPerCpuSecond.median)} per CPU second)`]);
+  rows.push([`python ceiling ${p.game}: the loop in 2 processes at once`, `${fmt(p.ceiling.transitions.median)} transitions/s`, `${p.ceiling.vsLoop.median.toFixed(2)}x the loop (rounds ${range(p.ceiling.vsLoop.runs)})`]);
   for (const w of p.workers) rows.push([`python bridge ${p.game}, ${w.workers} worker(s)`, `${fmt(w.transitions.median)} transitions/s`, `${w.vsLoop.median.toFixed(2)}x the loop (rounds ${range(w.vsLoop.runs)})`]);
 }
 for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
