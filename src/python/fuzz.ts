@@ -14,6 +14,8 @@ export interface PyFuzzTask {
   restepEvery: number;
   /** Every this many steps, the transition is shipped back to be stepped again in another process. */
   crossEvery: number;
+  /** A step running longer is a hang (its alarm stops it). */
+  stepSeconds: number;
 }
 
 export interface PyFuzzFault {

@@ -224,7 +224,7 @@ export class PythonGame implements Game<PyState> {
 
   /** A request to one of `workers` pool processes. */
   run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number): Promise<Message> {
-    return this.pool.run(workers, { ...header, stepSeconds: this.options.stepSeconds }, blobs, this.timeoutMs(steps));
+    return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps));
   }
 
   /** Ends this game's processes (idle ones do not keep Node alive; a sweep closes each game when done). */

@@ -99,7 +99,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   watchdog.unref();
   const launch = (task: FuzzTask): void => {
     if (python) {
-      const pyTask = { level: task.level, seed: task.seed, firstStream: task.firstStream, steps: task.steps, maxWalkSteps: task.maxWalkSteps, stepLimitMs: task.stepLimitMs, restepEvery: 16, crossEvery: task.crossSampleEvery };
+      const pyTask = { level: task.level, seed: task.seed, firstStream: task.firstStream, steps: task.steps, maxWalkSteps: task.maxWalkSteps, stepLimitMs: task.stepLimitMs, restepEvery: 16, crossEvery: task.crossSampleEvery, stepSeconds: Math.min(python.options.stepSeconds, hangMs / 1000) };
       // The process's own alarm (and heartbeat) stop a hang: the walk point comes back with the error.
       // A task queued behind a step that never returned dies with that step's process: it runs again.
       const attempt = (): Promise<PyFuzzResult> => pythonFuzz(python, pyTask, ctx.workers);
@@ -145,7 +145,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
       if ('hung' in r) {
-        note({ check: 'slow-step', message: `a step did not return within ${python ? `${python.options.stepSeconds} s` : `${hangMs / 1000} s`} (a hang): its ${python ? 'process' : 'worker'} was stopped`, ...r.hung });
+        note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
         level.steps += r.hung.step;
         hung.add(f.task.level);
       } else {
