@@ -92,7 +92,10 @@ export class PythonLevel {
   /** The level's start: its snapshot as the frontier's bytes, its fingerprint and status. */
   async root(): Promise<{ bytes: Uint8Array; lo: number; hi: number; status: Status }> {
     await initIdentity();
+    // The worker processes start (a second or more each: numpy, the game) while the root is computed.
+    const warming = this.game.warm(this.workers);
     const root = this.game.root(this.level);
+    await warming;
     this.levelStart = root.levelStart;
     this.startNote = root.note;
     const clicks = this.game.actions.includes(6) ? root.moves - (this.game.actions.length - 1) : 0;

@@ -227,6 +227,11 @@ export class PythonGame implements Game<PyState> {
     return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps));
   }
 
+  /** Starts `workers` pool processes and waits until they have loaded the game (a time budget then counts game steps, not start-up). */
+  warm(workers: number): Promise<void> {
+    return this.pool.warm(workers);
+  }
+
   /** Ends this game's processes (idle ones do not keep Node alive; a sweep closes each game when done). */
   close(): void {
     this.pool.close();

@@ -28,6 +28,13 @@ export class PythonPool {
     return proc.hello.then(() => proc.request(header, blobs, timeoutMs));
   }
 
+  /** Starts `workers` processes (or replaces dead ones) and waits until each has loaded the game. */
+  async warm(workers: number): Promise<void> {
+    while (this.procs.length < workers) this.procs.push(new PythonProcess(this.command()));
+    for (let i = 0; i < workers; i++) if (!this.procs[i].alive) this.procs[i] = new PythonProcess(this.command());
+    await Promise.all(this.procs.slice(0, workers).map((p) => p.hello));
+  }
+
   /** Ends every process (a sweep closes a game's pool before the next game). */
   close(): void {
     for (const p of this.procs.splice(0)) p.close();
