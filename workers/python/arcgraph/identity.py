@@ -1,6 +1,6 @@
 """State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
-under any PYTHONHASHSEED."""
+under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
 import json
 import random
 import re

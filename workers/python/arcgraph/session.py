@@ -2,7 +2,7 @@
 for replay, play and reproductions. A session begun at a later level returns to that level's start on a
 full reset (as `arcgraph play --level` does), with the earlier levels counted as completed."""
 from .levels import level_start
-from .runtime import RESET, settled
+from .runtime import RESET
 
 
 class Session:

@@ -3,7 +3,7 @@ src/player/episodes.ts draws them, played with the engine's perform_action."""
 from array import array
 
 from .rng import Rng, draw_action
-from .runtime import CLICK_BASE, LOST, PLAYING, WON, GameError
+from .runtime import CLICK_BASE, PLAYING, WON, GameError
 
 WALK_WON, WALK_LOST, WALK_CUT, WALK_THREW = 1, 2, 3, 4
 
