@@ -1,6 +1,6 @@
 /**
- * What version of a game and of each level a sweep saw, as short SHA-256 digests: a level's is
- * its reset state's canonical bytes (it changes exactly when the level's start does); a game's
+ * What version of a game and of each level a sweep saw, as short SHA-256 digests: a level's covers
+ * its reset state's canonical bytes and start frame (it changes when the level's start does); a game's
  * covers its code (the module file, or every .js file of its folder for an index.js module, as
  * the suite's games are laid out) and every level's start. The history keeps both per night.
  */
@@ -12,10 +12,16 @@ import type { LoadedGame } from '../suite/index.js';
 
 const digest = (hash: ReturnType<typeof createHash>): string => hash.digest('hex').slice(0, 16);
 
-/** The level's start hash; null when the game cannot build its reset state (the sweep reports that as a crash). */
+/**
+ * The level's start hash: its reset state's canonical bytes and its start frame (a level's layout
+ * is often constant data outside the state, but it shows in the frame). Null when the game cannot
+ * build or draw its reset state (the sweep reports that as a crash).
+ */
 export function startHash(game: Game, level: number): string | null {
   try {
-    return digest(createHash('sha256').update(game.encode(game.init(level))));
+    const state = game.init(level);
+    const layers = game.render(state);
+    return digest(createHash('sha256').update(game.encode(state)).update(layers[layers.length - 1] ?? new Uint8Array(0)));
   } catch {
     return null;
   }

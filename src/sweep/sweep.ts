@@ -4,6 +4,7 @@
  * complete reports of the games it finished.
  */
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
@@ -229,6 +230,8 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
   const loaded = await loadAll(refs);
   const startedAt = new Date().toISOString();
+  // the report folder first: the history beside it is then in a folder that exists
+  await mkdir(options.out, { recursive: true });
   const publisher = new Publisher(options.out, startedAt, {
     history: options.history,
     baseline: options.baseline,
