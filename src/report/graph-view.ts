@@ -69,8 +69,8 @@ function depthLayers(g: StateGraph): { x: number[]; y: number[] } {
   return { x, y };
 }
 
-function statesView(g: StateGraph, dead: Uint8Array, seed: number): StatesView {
-  const forceAtlas = g.nodeCount <= PICTURE_LIMIT;
+function statesView(g: StateGraph, dead: Uint8Array, seed: number, forceAtlasLimit: number): StatesView {
+  const forceAtlas = g.nodeCount <= forceAtlasLimit;
   const { x, y } = forceAtlas ? (({ nodes }) => ({ x: nodes.map((p) => round(p.x)), y: nodes.map((p) => round(p.y)) }))(layoutGraph(g, seed)) : depthLayers(g);
   const actions: string[] = [];
   const actionIndex = new Map<number, number>();
@@ -139,8 +139,11 @@ function condensedView(g: StateGraph, dead: Uint8Array): CondensedView {
   return { view: 'condensed', states: g.nodeCount, groups, edges };
 }
 
-/** The level's graph view: every state up to `limit` states, else the condensed view. Deterministic for a seed. */
-export function graphView(g: StateGraph, seed = 1, limit = GRAPH_VIEW_LIMIT): GraphView {
+/**
+ * The level's graph view: every state up to `limit` states (laid out by ForceAtlas2 up to
+ * `forceAtlasLimit`, in depth layers above), else the condensed view. Deterministic for a seed.
+ */
+export function graphView(g: StateGraph, seed = 1, limit = GRAPH_VIEW_LIMIT, forceAtlasLimit = PICTURE_LIMIT): GraphView {
   const dead = deadEndNodes(g);
-  return g.nodeCount <= limit ? statesView(g, dead, seed) : condensedView(g, dead);
+  return g.nodeCount <= limit ? statesView(g, dead, seed, forceAtlasLimit) : condensedView(g, dead);
 }
