@@ -4,13 +4,14 @@
  * dead end, the path into a crash) as PNG frames, and the graph view's data as a script. The site
  * is built later from report.json and these files alone (artefacts.json lists them).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { framesAlong, parseAction, PathError, type Game } from '../engine/index.js';
 import type { StateGraph } from '../graph/index.js';
 import { graphView, GRAPH_VIEW_LIMIT } from './graph-view.js';
 import { ARTEFACTS_FILE, SITE } from './paths.js';
 import { framePng } from './png.js';
+import { writeAtomically } from './atomic.js';
 
 /** Filmstrips longer than this show their first frames only (a Python game's path may be long). */
 export const FILMSTRIP_LIMIT = 400;
@@ -47,11 +48,6 @@ export interface ArtefactInputs {
   graphLimit?: number;
 }
 
-async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
-}
 
 /** Writes the frames of `actions` as `<prefix>-NNN.png`; a game that throws ends the strip where it threw. */
 async function filmstrip(dir: string, prefix: string, inputs: ArtefactInputs, names: readonly string[]): Promise<Filmstrip> {

@@ -1,18 +1,14 @@
 /** Writes a sweep's reports into its folder: report.json, report.md and the site, each file atomically. */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderMarkdown } from './markdown.js';
 import { validateReport, type SweepReport } from './schema.js';
 import { writeSite } from './site/site.js';
 import type { Trends } from './trend.js';
+import { writeAtomically } from './atomic.js';
 
 export const REPORT_FILES = { json: 'report.json', markdown: 'report.md', site: 'index.html' } as const;
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
 
 /**
  * Writes report.json, report.md and the site (index.html, pages per game and level) from the report,

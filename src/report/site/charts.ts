@@ -3,10 +3,9 @@
  * random-win probability's bounds (graph, random play) against the threshold on a log scale.
  */
 import type { LevelReport } from '../schema.js';
-import { formatProbability } from '../summary.js';
+import { formatProbability, grouped } from '../summary.js';
 import { esc } from './html.js';
 
-const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /** About `count` round tick values from 0 to max. */
 export function ticks(max: number, count = 4): number[] {

@@ -4,7 +4,7 @@
  * report and the levels' artefacts.json files on disk, never from live explorer objects, so any
  * process holding report.json and the level folders can build it. Plain files: they open from disk.
  */
-import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { LevelArtefacts } from '../artefacts.js';
@@ -16,6 +16,7 @@ import { gamePage } from './game-page.js';
 import { STYLE } from './html.js';
 import { indexPage } from './index-page.js';
 import { levelPage } from './level-page.js';
+import { writeAtomically } from '../atomic.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,11 +28,6 @@ const VENDOR: [string, string, string][] = [
   ['uplot', 'uPlot.min.css', 'uPlot.min.css'],
 ];
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
 
 async function copyAssets(out: string): Promise<void> {
   const dir = join(out, SITE.assets);
