@@ -82,7 +82,8 @@ export async function reproduce(game: Game, raw: RawFault[], options: QualifyOpt
       finding.actions = recorded.map(actionName);
     } else {
       const pinned = fault.check === 'exception' ? fault.message : undefined;
-      const actions = await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
+      // Interrupted: the sequence as found (cycles cut), without the searches of a full shrink.
+      const actions = options.signal?.aborted ? cutCycles(game, fault.level, fault.actions) : await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
       finding.actions = actions.map(actionName);
       recorded = fault.check === 'nondeterminism' ? repeatFlaky(game, fault.level, actions) : actions;
     }

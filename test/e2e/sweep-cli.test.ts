@@ -3,16 +3,16 @@
  * exit codes, --json, --baseline, and Ctrl-C half-way.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 import { parseReport, type SweepReport } from '../../src/report/schema.js';
+import { tempFolders } from '../support/temp.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-cli-'));
+const tempDir = tempFolders('arcgraph-sweep-cli-');
 const QUICK = 'steps-scale=0.01';
 
 interface Run {
