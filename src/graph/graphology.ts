@@ -1,5 +1,5 @@
 /** The state graph as a graphology graph, and its export to GEXF / JSON files. */
-import { writeFile, rename } from 'node:fs/promises';
+import { writeFileAtomic } from '../files.js';
 import graphology from 'graphology';
 import { write as writeGexf } from 'graphology-library/gexf.js';
 import { CELLS, GameAction, codeName } from '../engine/index.js';
@@ -93,7 +93,5 @@ export async function exportGraph(g: StateGraph, file: string): Promise<void> {
   if (!format) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
   const graph = toGraphology(g);
   const text = format === 'gexf' ? gexfText(graph) : JSON.stringify(graph.export());
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  writeFileAtomic(file, text);
 }

@@ -11,7 +11,7 @@ import type { StateGraph } from '../graph/index.js';
 import { graphView, GRAPH_VIEW_LIMIT } from './graph-view.js';
 import { ARTEFACTS_FILE, SITE } from './paths.js';
 import { framePng } from './png.js';
-import { writeAtomically } from './atomic.js';
+import { writeFileAtomic } from '../files.js';
 
 /** Filmstrips longer than this show their first frames only (a Python game's path may be long). */
 export const FILMSTRIP_LIMIT = 400;
@@ -65,7 +65,7 @@ async function filmstrip(dir: string, prefix: string, inputs: ArtefactInputs, na
   const strip: Filmstrip = { frames: [], length: names.length, error };
   for (const [i, f] of frames.entries()) {
     const file = `${prefix}-${String(i).padStart(3, '0')}.png`;
-    await writeAtomically(join(dir, file), framePng(f.frame));
+    writeFileAtomic(join(dir, file), framePng(f.frame));
     strip.frames.push({ file, action: f.action, status: f.status });
   }
   return strip;
@@ -95,11 +95,11 @@ export async function writeLevelArtefacts(out: string, gameId: string, inputs: A
     const view = graphView(inputs.graph, inputs.seed, inputs.graphLimit ?? GRAPH_VIEW_LIMIT);
     const file = 'graph.js';
     // a script, not JSON: a page opened from disk may load scripts beside it but not fetch files
-    await writeAtomically(join(dir, file), `window.ARCGRAPH_GRAPH = ${JSON.stringify(view)};\n`);
+    writeFileAtomic(join(dir, file), `window.ARCGRAPH_GRAPH = ${JSON.stringify(view)};\n`);
     const nodes = view.view === 'states' ? view.x.length : view.groups.length;
     const edges = view.edges.length / (view.view === 'states' ? 2 : 3);
     a.graph = { file, view: view.view, states: inputs.graph.nodeCount, nodes, edges };
   }
-  await writeAtomically(join(dir, ARTEFACTS_FILE), `${JSON.stringify(a, null, 2)}\n`);
+  writeFileAtomic(join(dir, ARTEFACTS_FILE), `${JSON.stringify(a, null, 2)}\n`);
   return a;
 }

@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweep, type SweepOptions } from '../sweep/sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { gameRegressions, readBaseline } from './baseline.js';
 import type { SweepReport } from './schema.js';
+import { tempFolders } from '../../test/support/temp.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-baseline-'));
+const tempDir = tempFolders('arcgraph-baseline-');
 
 async function run(games: string[], opts: Partial<SweepOptions> = {}): Promise<{ report: SweepReport; out: string }> {
   const out = tempDir();

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../sweep/sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { arr, check, int, nullable, num, obj, oneOf, str } from './check.js';
 import { parseReport, SCHEMA_VERSION, validateReport, type SweepReport } from './schema.js';
+import { tempFolders } from '../../test/support/temp.js';
+
+const tempDir = tempFolders('arcgraph-schema-');
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -43,8 +45,8 @@ describe('report.json schema', () => {
   beforeAll(async () => {
     // a report with every kind of level: exact, partial (bounds and a hint), crashed, a failed qualification, and a baseline
     const qualifier = stubQualifier({ fail: { maze: [1] } });
-    const first = await sweep({ games: [fixture('ruin'), fixture('maze')], out: mkdtempSync(join(tmpdir(), 'arcgraph-schema-')), workers: 1, qualifier });
-    const out = mkdtempSync(join(tmpdir(), 'arcgraph-schema-'));
+    const first = await sweep({ games: [fixture('ruin'), fixture('maze')], out: tempDir(), workers: 1, qualifier });
+    const out = tempDir();
     report = await sweep({
       games: [fixture('ruin'), fixture('maze'), fixture('boom')],
       out,

@@ -1,4 +1,4 @@
-/** The per-game summary table as plain text cells, shared by report.md, report.html and the terminal. */
+/** The per-game summary table as plain text cells, shared by report.md, the report site and the terminal. */
 import type { GameReport, LevelReport, Regression } from './schema.js';
 
 export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Since last night', 'Outcome'] as const;

@@ -1,14 +1,12 @@
 /** Writes a sweep's reports into its folder: report.json, report.md and the site, each file atomically. */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDir, writeFileAtomic } from '../files.js';
 import { renderMarkdown } from './markdown.js';
 import { validateReport, type SweepReport } from './schema.js';
 import { writeSite } from './site/site.js';
 import type { Trends } from './trend.js';
-import { writeAtomically } from './atomic.js';
 
 export const REPORT_FILES = { json: 'report.json', markdown: 'report.md', site: 'index.html' } as const;
-
 
 /**
  * Writes report.json, report.md and the site (index.html, pages per game and level) from the report,
@@ -19,8 +17,8 @@ export async function writeReports(dir: string, report: SweepReport, trends: Tre
   const json = JSON.stringify(report, null, 2);
   const errors = validateReport(JSON.parse(json));
   if (errors.length > 0) throw new Error(`internal error: the report breaks its schema: ${errors.slice(0, 3).join('; ')}`);
-  await mkdir(dir, { recursive: true });
-  await writeAtomically(join(dir, REPORT_FILES.json), `${json}\n`);
-  await writeAtomically(join(dir, REPORT_FILES.markdown), renderMarkdown(report));
+  makeDir(dir);
+  writeFileAtomic(join(dir, REPORT_FILES.json), `${json}\n`);
+  writeFileAtomic(join(dir, REPORT_FILES.markdown), renderMarkdown(report));
   await writeSite(dir, report, trends);
 }

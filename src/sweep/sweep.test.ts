@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GameAction, parseAction } from '../engine/actions.js';
@@ -10,9 +9,10 @@ import { parseBudget } from './budget.js';
 import { sweep, type SweepOptions } from './sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { clopperPearson } from '../random/clopper-pearson.js';
+import { tempFolders } from '../../test/support/temp.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-'));
+const tempDir = tempFolders('arcgraph-sweep-');
 const readReport = (dir: string): SweepReport => parseReport(readFileSync(join(dir, 'report.json'), 'utf8'));
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));

@@ -3,24 +3,18 @@
  * exit codes, --json, --baseline, and Ctrl-C half-way.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 import { parseReport, type SweepReport } from '../../src/report/schema.js';
+import { tempFolders } from '../support/temp.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
-const made: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'arcgraph-sweep-cli-'));
-  made.push(dir);
-  return dir;
-};
+const tempDir = tempFolders('arcgraph-sweep-cli-');
 /** A report folder inside a fresh temp folder, so the default history (beside it) lands there too. */
 const nightDir = (): string => join(tempDir(), 'night');
-afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 const QUICK = 'steps-scale=0.01';
 
 interface Run {

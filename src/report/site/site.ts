@@ -16,7 +16,7 @@ import { gamePage } from './game-page.js';
 import { STYLE } from './html.js';
 import { indexPage } from './index-page.js';
 import { levelPage } from './level-page.js';
-import { writeAtomically } from '../atomic.js';
+import { writeFileAtomic } from '../../files.js';
 
 const require = createRequire(import.meta.url);
 
@@ -39,8 +39,8 @@ async function copyAssets(out: string): Promise<void> {
     const same = await Promise.all([stat(source), stat(target).catch(() => null)]).then(([s, t]) => t !== null && t.size === s.size);
     if (!same) await copyFile(source, target);
   }
-  await writeAtomically(join(dir, 'site.css'), STYLE);
-  await writeAtomically(join(dir, 'site.js'), clientScript());
+  writeFileAtomic(join(dir, 'site.css'), STYLE);
+  writeFileAtomic(join(dir, 'site.js'), clientScript());
 }
 
 async function readArtefacts(out: string, game: string, level: number): Promise<LevelArtefacts | null> {
@@ -60,9 +60,9 @@ export async function writeSite(out: string, report: SweepReport, trends: Trends
     for (const level of game.levels) artefacts.set(level.level, await readArtefacts(out, game.game, level.level));
     for (const level of game.levels) {
       const trend: readonly TrendPoint[] = trends.get(trendKey(game.game, level.level)) ?? [];
-      await writeAtomically(join(out, SITE.levelPage(game.game, level.level)), levelPage(report, game, level, out, artefacts.get(level.level) ?? null, trend));
+      writeFileAtomic(join(out, SITE.levelPage(game.game, level.level)), levelPage(report, game, level, out, artefacts.get(level.level) ?? null, trend));
     }
-    await writeAtomically(join(out, SITE.gamePage(game.game)), gamePage(report, game, out, artefacts));
+    writeFileAtomic(join(out, SITE.gamePage(game.game)), gamePage(report, game, out, artefacts));
   }
-  await writeAtomically(join(out, SITE.index), indexPage(report, out));
+  writeFileAtomic(join(out, SITE.index), indexPage(report, out));
 }
