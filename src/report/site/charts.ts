@@ -82,7 +82,9 @@ export function boundsChart(level: LevelReport, title: string, width = 560): str
     if (r.exact) parts.push(`<circle cx="${xOf(r.lower).toFixed(1)}" cy="${y}" r="5" fill="#1E93FF"><title>${esc(tip)}</title></circle>`);
     else parts.push(`<rect x="${xOf(r.lower).toFixed(1)}" y="${y - 6}" width="${Math.max(2, xOf(r.upper) - xOf(r.lower)).toFixed(1)}" height="12" fill="#1E93FF" opacity="0.7"><title>${esc(tip)}</title></rect>`);
   });
-  for (let e = lo; e <= 0; e++) {
+  // at most about eight labelled decades, ending at 1
+  const every = Math.max(1, Math.ceil(-lo / 8));
+  for (let e = 0; e >= lo; e -= every) {
     const x = xOf(10 ** e);
     parts.push(`<line x1="${x.toFixed(1)}" y1="${top + plotH}" x2="${x.toFixed(1)}" y2="${top + plotH + 4}" stroke="#333333"/><text class="tick" x="${x.toFixed(1)}" y="${top + plotH + 16}" text-anchor="middle">${e === 0 ? '1' : `1e${e}`}</text>`);
   }
