@@ -115,8 +115,28 @@ describe('report.json schema', () => {
   });
 
   it('parseReport refuses other versions, non-JSON and invalid reports with a reason', () => {
-    expect(() => parseReport(onDisk.replace(/"schemaVersion": 1/, '"schemaVersion": 2'))).toThrow(/schemaVersion 2; this arcgraph reads version 1/);
-    expect(() => parseReport('{"schemaVersion": 1')).toThrow(/not JSON/);
+    expect(() => parseReport(onDisk.replace(/"schemaVersion": 2/, '"schemaVersion": 3'))).toThrow(/schemaVersion 3; this arcgraph reads versions 1 and 2/);
+    expect(() => parseReport('{"schemaVersion": 2')).toThrow(/not JSON/);
     expect(() => parseReport(onDisk.replace(/"passed": (true|false)\n}/, '"passed": "yes"\n}'))).toThrow(/\$\.passed: expected a boolean/);
+  });
+
+  it('reads a version-1 report (as --baseline): the fields version 2 added read as null', () => {
+    const v1 = JSON.parse(onDisk);
+    v1.schemaVersion = 1;
+    delete v1.history;
+    for (const game of v1.games) {
+      delete game.contentHash;
+      for (const level of game.levels) {
+        delete level.startHash;
+        // version 1's shape of previous
+        if (level.previous) level.previous = { outcome: level.previous.outcome, shortestWin: level.previous.shortestWin, pWin: level.previous.pWin, crashed: level.previous.crashed };
+      }
+    }
+    const read = parseReport(JSON.stringify(v1));
+    expect(read.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(read.history).toBeNull();
+    expect(read.games.map((g) => g.contentHash)).toEqual(read.games.map(() => null));
+    expect(read.games.flatMap((g) => g.levels.map((l) => [l.startHash, l.previous]))).toEqual(read.games.flatMap((g) => g.levels.map(() => [null, null])));
+    expect(read.games.map((g) => g.levels.map((l) => l.outcome))).toEqual(report.games.map((g) => g.levels.map((l) => l.outcome)));
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { readBaseline } from '../../report/index.js';
 import { headline } from '../../report/index.js';
@@ -8,6 +8,7 @@ import { REPORT_FILES } from '../../report/index.js';
 import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
+import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
 import { outputDirOption, parse, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
@@ -16,7 +17,9 @@ const USAGE = `Usage: arcgraph sweep [options]
 
 Explores every level of every game within a budget, analyses it (shortest solution, dead ends,
 random-win probability, verdict), qualifies every game, and writes report.json, report.md and
-report.html, rewritten after each finished game.
+the report site (index.html, a page per game and per level), rewritten after each finished game.
+Every sweep is recorded in a history file; levels are compared with the previous night in it
+(or with --baseline), and each level's page charts its trends over nights.
 
 Options:
   --games a,b          suite game ids or game module paths (default: the whole suite)
@@ -26,7 +29,11 @@ Options:
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
   --workers K          worker threads (default: all cores)
   --out DIR            report folder (default: reports/<start time>)
-  --baseline FILE      an earlier report.json: regressions against it are flagged
+  --baseline FILE      an earlier report.json: regressions against it are flagged (instead
+                       of against the previous night in the history)
+  --history FILE       the sweep history, SQLite (default: history.sqlite beside the report
+                       folder, e.g. reports/history.sqlite); created when missing
+  --no-history         keep no history
   --json               print the report as one JSON object
 Exit codes: 0 all levels pass (or are inconclusive), 1 a level or game fails, 2 bad input,
 130 interrupted (Ctrl-C or SIGTERM: the reports hold the games finished before it and say
@@ -40,7 +47,7 @@ function rmEmptyDir(dir: string): void {
 const dated = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, '').replace(/:/g, '-');
 
 const command: Command = {
-  summary: 'explore, analyse and qualify every game; write JSON, Markdown and HTML reports',
+  summary: 'explore, analyse and qualify every game; write JSON, Markdown and a report site; record the history',
   async run(argv) {
     const p = parse(argv, {
       games: { type: 'string' },
@@ -48,6 +55,8 @@ const command: Command = {
       workers: { type: 'string' },
       out: { type: 'string' },
       baseline: { type: 'string' },
+      history: { type: 'string' },
+      'no-history': { type: 'boolean' },
       json: { type: 'boolean' },
     }, 'sweep');
     if (p.help) {
@@ -61,6 +70,7 @@ const command: Command = {
     if (games?.length === 0) throw new InputError('--games needs at least one game');
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget) : { ...DEFAULT_BUDGET };
     const workers = workersOption(v, 'sweep') ?? defaultWorkers();
+    if (v['no-history'] && typeof v.history === 'string') throw new InputError('--history and --no-history: give one of them');
     let baseline;
     if (typeof v.baseline === 'string') {
       try {
@@ -73,13 +83,16 @@ const command: Command = {
     const asked = typeof v.out === 'string' ? v.out : join('reports', dated(new Date()));
     const outExisted = existsSync(asked);
     const out = outputDirOption({ out: asked }, 'out')!;
+    const history = v['no-history'] ? undefined : resolve(typeof v.history === 'string' ? v.history : defaultHistoryPath(out));
 
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
     say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${workers} workers`);
-    say(`reports: ${out}`);
+    say(`reports: ${out}${history ? `; history: ${history}` : ''}`);
     const onEvent = (event: SweepEvent): void => {
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
+      // a history problem is one warning on stderr, whatever the output mode
+      if (event.kind === 'warning') console.error(`arcgraph sweep: warning: ${event.message}`);
       if (event.kind !== 'game') return;
       const g = event.game;
       for (const level of g.levels) say(`  ${levelLine(g.game, level)}`);
@@ -92,7 +105,7 @@ const command: Command = {
     try {
       let report;
       try {
-        report = await sweep({ games, budget, workers, out, baseline, signal: stop.signal, onEvent });
+        report = await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
         if (!outExisted) rmEmptyDir(out);
@@ -101,7 +114,7 @@ const command: Command = {
       for (const r of report.regressions) say(`REGRESSION ${r.kind}: ${r.message}`);
       say(headline(report));
       if (json) console.log(JSON.stringify(report));
-      say(`report: ${join(out, REPORT_FILES.html)} (also ${REPORT_FILES.markdown}, ${REPORT_FILES.json}) after ${report.seconds.toFixed(1)} s`);
+      say(`report: ${join(out, REPORT_FILES.site)} (also ${REPORT_FILES.markdown}, ${REPORT_FILES.json}) after ${report.seconds.toFixed(1)} s`);
       if (report.status === 'interrupted') return INTERRUPTED;
       return report.passed ? 0 : 1;
     } finally {
