@@ -4,14 +4,13 @@
  * dead end, the path into a crash) as PNG frames, and the graph view's data as a script. The site
  * is built later from report.json and these files alone (artefacts.json lists them).
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { framesAlong, parseAction, PathError, type Game } from '../engine/index.js';
 import type { StateGraph } from '../graph/index.js';
 import { graphView, GRAPH_VIEW_LIMIT } from './graph-view.js';
 import { ARTEFACTS_FILE, SITE } from './paths.js';
 import { framePng } from './png.js';
-import { writeFileAtomic } from '../files.js';
+import { writeFileAtomic, makeDir } from '../files.js';
 
 /** Filmstrips longer than this show their first frames only (a Python game's path may be long). */
 export const FILMSTRIP_LIMIT = 400;
@@ -74,7 +73,7 @@ async function filmstrip(dir: string, prefix: string, inputs: ArtefactInputs, na
 /** Makes and writes a level's artefacts under `out` (the report folder); returns what artefacts.json says. */
 export async function writeLevelArtefacts(out: string, gameId: string, inputs: ArtefactInputs): Promise<LevelArtefacts> {
   const dir = join(out, SITE.levelDir(gameId, inputs.level));
-  await mkdir(dir, { recursive: true });
+  makeDir(dir);
   const a: LevelArtefacts = { start: null, win: null, deadEnd: null, crash: null, graph: null, errors: [] };
   const strip = async (prefix: string, names: readonly string[] | null | undefined): Promise<Filmstrip | null> => {
     if (!names) return null;

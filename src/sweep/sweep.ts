@@ -4,7 +4,6 @@
  * complete reports of the games it finished.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
@@ -23,6 +22,7 @@ import { gameOutcome, levelOutcome } from './outcome.js';
 import { randomPlay } from '../random/index.js';
 import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
 import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
+import { makeDir } from '../files.js';
 
 /** The version of arcgraph that wrote a report. */
 const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version;
@@ -231,7 +231,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const loaded = await loadAll(refs);
   const startedAt = new Date().toISOString();
   // the report folder first: the history beside it is then in a folder that exists
-  await mkdir(options.out, { recursive: true });
+  makeDir(options.out);
   const publisher = new Publisher(options.out, startedAt, {
     history: options.history,
     baseline: options.baseline,

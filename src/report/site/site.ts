@@ -4,7 +4,7 @@
  * report and the levels' artefacts.json files on disk, never from live explorer objects, so any
  * process holding report.json and the level folders can build it. Plain files: they open from disk.
  */
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { LevelArtefacts } from '../artefacts.js';
@@ -16,7 +16,7 @@ import { gamePage } from './game-page.js';
 import { STYLE } from './html.js';
 import { indexPage } from './index-page.js';
 import { levelPage } from './level-page.js';
-import { writeFileAtomic } from '../../files.js';
+import { writeFileAtomic, makeDir } from '../../files.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,7 +31,7 @@ const VENDOR: [string, string, string][] = [
 
 async function copyAssets(out: string): Promise<void> {
   const dir = join(out, SITE.assets);
-  await mkdir(dir, { recursive: true });
+  makeDir(dir);
   for (const [pkg, file, name] of VENDOR) {
     // the packages' exports hide their dist files: find them beside the main entry (dist/)
     const source = join(dirname(require.resolve(pkg)), file);
@@ -55,7 +55,7 @@ async function readArtefacts(out: string, game: string, level: number): Promise<
 export async function writeSite(out: string, report: SweepReport, trends: Trends): Promise<void> {
   await copyAssets(out);
   for (const game of report.games) {
-    await mkdir(join(out, 'games', game.game), { recursive: true });
+    makeDir(join(out, 'games', game.game));
     const artefacts = new Map<number, LevelArtefacts | null>();
     for (const level of game.levels) artefacts.set(level.level, await readArtefacts(out, game.game, level.level));
     for (const level of game.levels) {
