@@ -111,9 +111,10 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       bull.updateProgress({ ...p }).catch(() => undefined);
     };
     const stop = signal ? AbortSignal.any([signal, returning.signal]) : returning.signal;
-    let dir: string;
+    let dir = join(options.out ?? shared, job.id);
     try {
-      dir = prepareOutputDir(join(options.out ?? shared, job.id));
+      // Monte Carlo writes no file
+      if (job.stage !== 'monte-carlo') dir = prepareOutputDir(dir);
     } catch (err) {
       throw new Error(`cannot write the job's outputs: ${(err as Error).message} (give this worker the shared folder with --out)`);
     }

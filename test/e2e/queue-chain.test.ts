@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRedisUrl, queueSweep, startWorker, type WorkerEvent } from '../../src/queue/index.js';
+import { QueueEvents } from 'bullmq';
+import { connection, parseRedisUrl, PREFIX, queueSweep, startWorker, WORK_QUEUE, type WorkerEvent } from '../../src/queue/index.js';
 import { sweep } from '../../src/sweep/index.js';
 import { RedisServer } from '../support/redis.js';
 import { comparable, stubQualifier } from '../support/sweep.js';
@@ -29,6 +30,11 @@ describe('chained levels through the queue', () => {
     const onEvent = (e: WorkerEvent): void => {
       if (e.kind === 'started' || e.kind === 'done') log.push(`${e.kind} ${e.job.stage} ${e.job.level}`);
     };
+    // what the workers report through job.updateProgress, as anyone watching the queue sees it
+    const events = new QueueEvents(WORK_QUEUE, { connection: connection(target), prefix: PREFIX });
+    const progress: unknown[] = [];
+    events.on('progress', ({ data }) => progress.push(data));
+    await events.waitUntilReady();
     const workers = [1, 2].map(() => startWorker({ target, workers: 1, concurrency: 2, qualifier: stubQualifier(), onEvent }));
     await Promise.all(workers.map((w) => w.ready));
     const base = tempDir();
@@ -37,6 +43,8 @@ describe('chained levels through the queue', () => {
     const report = await queueSweep({ games, target, shared: join(base, 'jobs'), out, chainLevels: () => true });
     const summaries = await Promise.all(workers.map((w) => w.stop('finish')));
     expect(summaries.reduce((n, s) => n + s.done, 0)).toBe(13);
+    await events.close();
+    expect(progress).toContainEqual({ stage: 'qualify', level: null, done: 0, seconds: 0 });
 
     for (let level = 2; level <= 6; level++) {
       expect(log.indexOf(`started explore ${level}`), log.join('\n')).toBeGreaterThan(log.indexOf(`done monte-carlo ${level - 1}`));

@@ -172,6 +172,24 @@ describe('arcgraph sweep --queue with arcgraph worker', () => {
     await Promise.all(workers.map(stopped));
   });
 
+  it('a producer stopped before its night is done leaves the jobs queued; run again, it collects the same night', async () => {
+    const db = 7;
+    const first = producer(db);
+    await first.night.waitFor(/queued 23 jobs/);
+    first.night.child.kill('SIGINT');
+    const stoppedEarly = await first.night.finished;
+    expect(stoppedEarly.code, stoppedEarly.stderr).toBe(130);
+    expect(reportIn(first.out)).toMatchObject({ status: 'interrupted', games: [] });
+    const w = await worker(db);
+    const out = join(tempDir(), 'again');
+    const r = await run(['sweep', '--queue', `${redis.url}/${db}`, '--games', GAMES, '--budget', BUDGET, '--no-history', '--out', out, '--shared', first.shared]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(comparable(reportIn(out), out)).toEqual(comparable(local.report, local.out));
+    // each job ran once
+    expect((w.stdout.match(/: done in/g) ?? []).length).toBe(23);
+    await stopped(w);
+  });
+
   it('a game step that throws is the level\'s crash finding, run once: no retry', async () => {
     const db = 6;
     const games = ['boom', 'ruin'].map(fixture).join(',');

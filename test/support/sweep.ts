@@ -46,8 +46,8 @@ export function stubQualifier(opts: { fail?: Record<string, number[]>; throwFor?
   return Object.assign(qualifier, { calls });
 }
 
-/** Fields that say how long, where and when, not what: they differ between two runs of the same sweep. */
-const CIRCUMSTANTIAL = new Set(['seconds', 'transitionsPerSecond', 'ranOn', 'workers', 'speed', 'startedAt', 'updatedAt', 'history', 'queue']);
+/** Fields that say how long, how much memory, where and when, not what: they differ between two runs of the same sweep. */
+const CIRCUMSTANTIAL = new Set(['seconds', 'transitionsPerSecond', 'storeBytes', 'bytesPerState', 'ranOn', 'workers', 'speed', 'startedAt', 'updatedAt', 'history', 'queue']);
 
 /**
  * A report's numbers and findings, for comparing two runs of the same sweep (locally, through the
