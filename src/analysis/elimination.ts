@@ -1,0 +1,364 @@
+/**
+ * Sparse fraction-free Gaussian elimination of one cycle class over the integers, pivots chosen by
+ * least Markowitz cost (fill-reducing), rows kept reduced by their gcd.
+ *
+ * Memory: every per-node and per-entry structure is a typed array, except the BigInt values (the
+ * matrix entries, one right-hand side and one solution per row), which live in plain arrays no
+ * longer than the budget's `maxFill` (10^7 by default, far below V8's 1.2e8-element limit on an
+ * array): the elimination gives up (BudgetExceeded) before it would hold more.
+ */
+import { BudgetExceeded, FractionSum, fraction, gcd, limbs, type ExactBudget, type Fraction } from './rational.js';
+
+/**
+ * A square system A y = b over the integers, one row per node of a class (local indices 0..m-1):
+ * row i is col/val[start[i] .. start[i+1]-1] (any order, distinct columns, the diagonal included).
+ * A must be a non-singular M-matrix (positive diagonal, non-positive elsewhere, irreducibly
+ * diagonally dominant): then every Schur complement is one too, so diagonal pivots in any order
+ * stay positive and no row exchange is needed.
+ */
+export interface ClassSystem {
+  readonly m: number;
+  readonly start: Int32Array;
+  readonly col: Int32Array;
+  readonly val: Float64Array;
+  readonly rhs: bigint[];
+}
+
+const TWO_64 = 1n << 64n;
+
+/** Growable typed and plain arrays: entries of rows (column, value) appended, dead ones dropped on growth. */
+class RowPool {
+  col: Int32Array;
+  val: bigint[];
+  readonly start: Int32Array;
+  readonly len: Int32Array;
+  top = 0;
+  live = 0;
+  constructor(
+    m: number,
+    capacity: number,
+    private readonly maxFill: number,
+  ) {
+    this.col = new Int32Array(capacity);
+    this.val = new Array<bigint>(capacity);
+    this.start = new Int32Array(m);
+    this.len = new Int32Array(m);
+  }
+  /** Room for `need` more entries at `top`, moving the live rows to fresh arrays when full. */
+  reserve(need: number): void {
+    if (this.top + need <= this.col.length) return;
+    if (this.live + need > this.maxFill) throw new BudgetExceeded(`the elimination outgrew ${this.maxFill} stored numbers`);
+    const capacity = Math.min(2 * this.maxFill, Math.max(this.col.length, 2 * (this.live + need)));
+    const col = new Int32Array(capacity);
+    const val = new Array<bigint>(capacity);
+    let top = 0;
+    for (let i = 0; i < this.start.length; i++) {
+      const s = this.start[i];
+      const l = this.len[i];
+      col.set(this.col.subarray(s, s + l), top);
+      for (let t = 0; t < l; t++) val[top + t] = this.val[s + t];
+      this.start[i] = top;
+      top += l;
+    }
+    this.col = col;
+    this.val = val;
+    this.top = top;
+  }
+}
+
+/** Per-column lists of the rows that hold an entry there (stale entries are skipped when read). */
+class ColumnLists {
+  row: Int32Array;
+  readonly start: Int32Array;
+  readonly len: Int32Array;
+  readonly cap: Int32Array;
+  top = 0;
+  constructor(m: number, capacity: number) {
+    this.row = new Int32Array(capacity);
+    this.start = new Int32Array(m);
+    this.len = new Int32Array(m);
+    this.cap = new Int32Array(m);
+  }
+  add(j: number, i: number): void {
+    if (this.len[j] === this.cap[j]) this.grow(j);
+    this.row[this.start[j] + this.len[j]++] = i;
+  }
+  /** Moves list j to the end with twice the room (compacting every list when the array is full). */
+  private grow(j: number): void {
+    const cap = Math.max(4, 2 * this.cap[j]);
+    if (this.top + cap > this.row.length) {
+      let live = cap;
+      for (let c = 0; c < this.start.length; c++) live += this.cap[c];
+      const row = new Int32Array(Math.max(this.row.length, 2 * live));
+      let top = 0;
+      for (let c = 0; c < this.start.length; c++) {
+        row.set(this.row.subarray(this.start[c], this.start[c] + this.len[c]), top);
+        this.start[c] = top;
+        top += this.cap[c];
+      }
+      this.row = row;
+      this.top = top;
+    }
+    this.row.copyWithin(this.top, this.start[j], this.start[j] + this.len[j]);
+    this.start[j] = this.top;
+    this.cap[j] = cap;
+    this.top += cap;
+  }
+}
+
+/** A binary min-heap of (cost, node), ties to the smaller node: the pivot order is deterministic. */
+class PivotHeap {
+  private key = new Float64Array(1024);
+  private node = new Int32Array(1024);
+  size = 0;
+  private less(a: number, b: number): boolean {
+    return this.key[a] < this.key[b] || (this.key[a] === this.key[b] && this.node[a] < this.node[b]);
+  }
+  private swap(a: number, b: number): void {
+    const k = this.key[a];
+    this.key[a] = this.key[b];
+    this.key[b] = k;
+    const n = this.node[a];
+    this.node[a] = this.node[b];
+    this.node[b] = n;
+  }
+  push(cost: number, v: number): void {
+    if (this.size === this.key.length) {
+      const key = new Float64Array(2 * this.size);
+      key.set(this.key);
+      this.key = key;
+      const node = new Int32Array(2 * this.size);
+      node.set(this.node);
+      this.node = node;
+    }
+    let i = this.size++;
+    this.key[i] = cost;
+    this.node[i] = v;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (!this.less(i, up)) break;
+      this.swap(i, up);
+      i = up;
+    }
+  }
+  /** Removes the least entry; `topCost`/`topNode` held it. */
+  topCost = 0;
+  topNode = 0;
+  pop(): void {
+    this.topCost = this.key[0];
+    this.topNode = this.node[0];
+    const last = --this.size;
+    this.key[0] = this.key[last];
+    this.node[0] = this.node[last];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= last) break;
+      const c = l + 1 < last && this.less(l + 1, l) ? l + 1 : l;
+      if (!this.less(c, i)) break;
+      this.swap(c, i);
+      i = c;
+    }
+  }
+}
+
+/** Sorts entries [s, s+l) of the pool by column (rows of a state graph are short: insertion sort). */
+function sortRow(pool: RowPool, s: number, l: number): void {
+  const { col, val } = pool;
+  for (let a = s + 1; a < s + l; a++) {
+    const c = col[a];
+    const v = val[a];
+    let b = a - 1;
+    while (b >= s && col[b] > c) {
+      col[b + 1] = col[b];
+      val[b + 1] = val[b];
+      b--;
+    }
+    col[b + 1] = c;
+    val[b + 1] = v;
+  }
+}
+
+/** What an elimination did, for the bench and the tests: entries created beyond A's own. */
+export interface EliminationStats {
+  fill: number;
+}
+
+/**
+ * Solves A y = b exactly. Each step takes the active node of least Markowitz cost
+ * (row entries - 1) * (column entries - 1) as the pivot (minimum degree on the current pattern:
+ * a chain is eliminated from its ends with no fill at all), replaces every row i with an entry in
+ * the pivot column by (p * row_i - a_ik * row_k) / gcd, and back-substitutes in reduced fractions.
+ */
+export function eliminateClass(system: ClassSystem, budget: ExactBudget, stats?: EliminationStats): Fraction[] {
+  const { m, start, col: inCol, val: inVal } = system;
+  const rhs = system.rhs.slice();
+  const nnz = start[m];
+  if (nnz > budget.maxFill) throw new BudgetExceeded(`a class of ${nnz} entries is past ${budget.maxFill} stored numbers`);
+  const rows = new RowPool(m, Math.min(2 * budget.maxFill, Math.max(1024, 2 * nnz)), budget.maxFill);
+  const cols = new ColumnLists(m, Math.max(1024, 2 * nnz + 4 * m));
+  const colCount = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    const s = start[i];
+    const l = start[i + 1] - s;
+    rows.start[i] = s;
+    rows.len[i] = l;
+    for (let t = 0; t < l; t++) {
+      rows.col[s + t] = inCol[t + s];
+      rows.val[s + t] = BigInt(inVal[t + s]);
+      colCount[inCol[t + s]]++;
+    }
+    sortRow(rows, s, l);
+  }
+  rows.top = rows.live = nnz;
+  for (let j = 0; j < m; j++) cols.cap[j] = colCount[j] + 2;
+  for (let j = 1; j < m; j++) cols.start[j] = cols.start[j - 1] + cols.cap[j - 1];
+  cols.top = m > 0 ? cols.start[m - 1] + cols.cap[m - 1] : 0;
+  if (cols.top > cols.row.length) cols.row = new Int32Array(2 * cols.top);
+  for (let i = 0; i < m; i++) for (let e = start[i]; e < start[i + 1]; e++) cols.add(inCol[e], i);
+
+  const done = new Uint8Array(m);
+  const seen = new Int32Array(m).fill(-1);
+  const order = new Int32Array(m);
+  const heap = new PivotHeap();
+  const cost = (v: number): number => (rows.len[v] - 1) * (colCount[v] - 1);
+  for (let v = 0; v < m; v++) heap.push(cost(v), v);
+
+  let pivotCol = new Int32Array(64);
+  let pivotVal: bigint[] = [];
+  let touched = new Int32Array(64);
+  let fill = 0;
+
+  /** The entry of row i in column k (rows are sorted), or 0n. */
+  const entry = (i: number, k: number): bigint => {
+    let lo = rows.start[i];
+    let hi = lo + rows.len[i] - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = rows.col[mid];
+      if (c === k) return rows.val[mid];
+      if (c < k) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0n;
+  };
+
+  for (let step = 0; step < m; step++) {
+    let k: number;
+    for (;;) {
+      heap.pop();
+      k = heap.topNode;
+      if (!done[k] && heap.topCost === cost(k)) break;
+    }
+    // copy the pivot row and column list out: updates may move the pools
+    const kl = rows.len[k];
+    if (pivotCol.length < kl) pivotCol = new Int32Array(2 * kl);
+    const ks = rows.start[k];
+    pivotCol.set(rows.col.subarray(ks, ks + kl));
+    for (let t = 0; t < kl; t++) pivotVal[t] = rows.val[ks + t];
+    const p = entry(k, k);
+    if (p <= 0n) throw new BudgetExceeded('elimination met a non-positive pivot (not an M-matrix)');
+    const cl = cols.len[k];
+    if (touched.length < cl) touched = new Int32Array(2 * cl);
+    touched.set(cols.row.subarray(cols.start[k], cols.start[k] + cl));
+    const rk = rhs[k];
+
+    for (let t = 0; t < cl; t++) {
+      const i = touched[t];
+      if (i === k || done[i] || seen[i] === step) continue;
+      seen[i] = step;
+      const f = entry(i, k);
+      if (f === 0n) continue;
+      // row_i := (p / g) row_i - (f / g) row_k, g = gcd(p, f): the smallest integer combination
+      const g0 = gcd(p, f, budget);
+      const mp = p / g0;
+      const mf = f / g0;
+      const lm = Math.max(limbs(mp), limbs(mf));
+      const il = rows.len[i];
+      rows.reserve(il + kl);
+      const is = rows.start[i];
+      const out = rows.top;
+      const { col: rc, val: rv } = rows;
+      let w = out;
+      let a = is;
+      let b = 0;
+      let units = 0;
+      const aEnd = is + il;
+      while (a < aEnd || b < kl) {
+        const ca = a < aEnd ? rc[a] : 0x7fffffff;
+        const cb = b < kl ? pivotCol[b] : 0x7fffffff;
+        let v: bigint;
+        let j: number;
+        if (ca < cb) {
+          j = ca;
+          v = mp === 1n ? rv[a] : mp * rv[a];
+          a++;
+        } else if (cb < ca) {
+          j = cb;
+          b++;
+          if (j === k) continue;
+          v = -(mf * pivotVal[b - 1]);
+          colCount[j]++;
+          cols.add(j, i);
+          fill++;
+        } else {
+          j = ca;
+          const va = rv[a++];
+          const vb = pivotVal[b++];
+          if (j === k) continue;
+          v = (mp === 1n ? va : mp * va) - mf * vb;
+          if (v === 0n) {
+            colCount[j]--;
+            continue;
+          }
+        }
+        rc[w] = j;
+        rv[w++] = v;
+        units += v < TWO_64 && v > -TWO_64 ? lm : lm * limbs(v);
+      }
+      let r = mp === 1n ? rhs[i] : mp * rhs[i];
+      if (rk !== 0n) r -= mf * rk;
+      budget.charge(units + lm);
+      // divide the row by the gcd of its entries and right-hand side: numbers stay near minor size
+      let g = 0n;
+      for (let e = out; e < w && g !== 1n; e++) g = gcd(g, rv[e], budget);
+      if (g !== 1n && r !== 0n) g = gcd(g, r, budget);
+      if (g > 1n) {
+        for (let e = out; e < w; e++) rv[e] /= g;
+        r /= g;
+      }
+      for (let e = out; e < w; e++) budget.check(rv[e]);
+      rhs[i] = budget.check(r);
+      rows.live += w - out - il;
+      rows.start[i] = out;
+      rows.len[i] = w - out;
+      rows.top = w;
+      heap.push(cost(i), i);
+    }
+    done[k] = 1;
+    order[step] = k;
+    for (let t = 0; t < kl; t++) {
+      const j = pivotCol[t];
+      if (j === k || done[j]) continue;
+      colCount[j]--;
+      heap.push(cost(j), j);
+    }
+  }
+  if (stats) stats.fill = fill;
+
+  // back substitution, last pivot first: every other entry of a pivot row is a later pivot
+  const y: Fraction[] = new Array<Fraction>(m);
+  for (let step = m - 1; step >= 0; step--) {
+    const k = order[step];
+    const sum = new FractionSum(budget);
+    sum.num = rhs[k];
+    let diagonal = 0n;
+    for (let e = rows.start[k]; e < rows.start[k] + rows.len[k]; e++) {
+      const j = rows.col[e];
+      if (j === k) diagonal = rows.val[e];
+      else sum.add(-rows.val[e], y[j]);
+    }
+    y[k] = fraction(sum.num, sum.den * diagonal, budget);
+  }
+  return y;
+}
