@@ -3,6 +3,7 @@ import { CELLS, GameAction } from '../engine/actions.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
 import { floatFraction, gcd } from './rational.js';
+import { corridor as ruinCorridor, walkGraph } from '../../test/support/walks.js';
 
 /** Compact arrays for a graph of `n` nodes whose edges `fill` writes (it returns the edge count). */
 function compact(n: number, maxEdges: number, actions: StateGraph['actions'], fill: (g: StateGraph) => number): StateGraph {
@@ -94,6 +95,17 @@ const atMost = (x: number, f: { num: bigint; den: bigint }): boolean => {
 };
 
 describe('a million states', () => {
+  it("the 250,001-cell gambler's-ruin corridor (one class) is exactly 2/5, well within a minute", () => {
+    const graph = walkGraph(ruinCorridor(250_000, 100_000));
+    const started = performance.now();
+    const { pWin } = analyze(graph);
+    const seconds = (performance.now() - started) / 1000;
+    expect(pWin.method).toBe('exact');
+    expect(pWin.exact).toMatchObject({ p: '2', q: '5' });
+    expect(seconds).toBeLessThan(60);
+  });
+
+
   it('a 980 x 1021 lattice walk (1,000,582 nodes) gets its binomial value exactly', () => {
     const graph = lattice(980, 1021);
     expect(graph.nodeCount).toBeGreaterThan(1_000_000);

@@ -82,6 +82,11 @@ export interface AnalysisNumbers {
     /** p/q as decimal strings, and q/p (null when p = 0). */
     exact: { p: string; q: string; oneIn: number | null } | null;
     converged: boolean;
+    /** upper - lower, and that over upper (0 when upper is 0). */
+    width: number;
+    relativeWidth: number;
+    /** Why the exact solve gave up, when it did (method interval or bounds). */
+    exactGaveUp: string | null;
   };
   verdict: 'pass' | 'fail' | 'inconclusive';
   hint: string | null;
@@ -221,6 +226,9 @@ const analysisSchema = obj({
     upper: probability,
     exact: nullable(obj({ p: str, q: str, oneIn: nullable(num({ min: 1 })) })),
     converged: bool,
+    width: num({ min: 0 }),
+    relativeWidth: num({ min: 0, max: 1 }),
+    exactGaveUp: nullable(str),
   }),
   verdict: oneOf('pass', 'fail', 'inconclusive'),
   hint: nullable(str),

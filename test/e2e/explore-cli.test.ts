@@ -20,6 +20,8 @@ describe('arcgraph explore', () => {
     expect(out).toMatchObject({ game: 'ruin', level: 2, nodes: 6, fullyExplored: true, stopReason: null, winReachable: true, verdict: 'fail', threshold: 1e-4 });
     expect(out.shortestWin).toMatchObject({ length: 3, actions: ['ACTION4', 'ACTION4', 'ACTION4'] });
     expect(out.pWin).toMatchObject({ policy: 'available', method: 'exact', exact: { p: '2', q: '5' } });
+    expect(out.pWin.relativeWidth).toBeLessThan(1e-15);
+    expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
   });
 
   it('passes a level below the threshold and writes the export', () => {
