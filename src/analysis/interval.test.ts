@@ -38,7 +38,7 @@ describe('interval iteration', () => {
   });
 
   it("is not [0, 1] on the 2,501-cell corridor when it has to do without the exact solve", () => {
-    const { pWin, verdict, hint } = analyze(walkGraph(corridor(2_500, 1_000)), { exact: false, interval: { ...DEFAULT_INTERVAL, maxWork: 300_000_000 } });
+    const { pWin, verdict, hint } = analyze(walkGraph(corridor(2_500, 1_000)), { exact: false, interval: { ...DEFAULT_INTERVAL, maxWork: 600_000_000 } });
     expect(pWin.method).toBe('interval');
     expect(pWin.exactGaveUp).toBe('not tried');
     expect(pWin.converged).toBe(false);

@@ -47,12 +47,10 @@ const TINY = Number.MIN_VALUE;
  * the expected exit time, instead of the slow creep of the upper iterate.
  */
 export function solveInterval(problem: ReachProblem, options: IntervalOptions = DEFAULT_INTERVAL): IntervalResult {
-  const { value, components, weights, graph, rev } = problem;
+  const { value, components, weights, graph } = problem;
   const { edgeStart, edgeTarget } = graph;
-  const { revStart, revSource } = rev;
   const { weight, stay, denominator } = weights;
-  const { nodes, compStart, compOf, count } = components;
-  const { relativeTolerance: rel, absoluteTolerance: abs, maxWork } = options;
+  const { nodes, compStart, count } = components;
   const n = graph.nodeCount;
   if (value[0] !== UNKNOWN) return { lower: value[0], upper: value[0], converged: true, sweeps: 0, work: 0 };
   const lo = new Float64Array(n);
@@ -61,177 +59,307 @@ export function solveInterval(problem: ReachProblem, options: IntervalOptions = 
     lo[v] = value[v] === WIN ? 1 : 0;
     hi[v] = value[v] === LOSS ? 0 : 1;
   }
-  let largest = 0;
-  for (let c = 0; c < count; c++) largest = Math.max(largest, compStart[c + 1] - compStart[c]);
-  const t = new Float64Array(largest > 1 ? n : 0);
-  const guess = new Float64Array(largest > 1 ? n : 0);
-  const orderLo = new Int32Array(largest > 1 ? largest : 0);
-  const orderHi = new Int32Array(largest > 1 ? largest : 0);
-  const visited = new Int32Array(largest > 1 ? n : 0);
-  let work = 0;
-  let converged = true;
-  let maxSweeps = 0;
-
-  /** Lower-bound update of u (and its t), rounded down. */
-  const raiseLo = (u: number, c: number): void => {
-    let sum = 0;
-    let inner = 0;
+  const state = { work: 0, converged: true, sweeps: 0 };
+  let classes: ClassIteration | null = null;
+  for (let c = 0; c < count; c++) {
+    const from = compStart[c];
+    if (compStart[c + 1] - from > 1) {
+      classes ??= new ClassIteration(problem, lo, hi, options, state);
+      classes.solve(c);
+      continue;
+    }
+    // a single node: one update from its successors, rounded outwards
+    const u = nodes[from];
+    let sumLo = 0;
+    let sumHi = 0;
     let terms = 0;
     for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
       const w = weight[e];
       if (w === 0) continue;
-      const v = edgeTarget[e];
-      sum += w * lo[v];
-      if (compOf[v] === c) inner += w * t[v];
+      sumLo += w * lo[edgeTarget[e]];
+      sumHi += w * hi[edgeTarget[e]];
       terms++;
     }
-    work += terms;
+    state.work += terms;
     const den = denominator - stay[u];
-    const next = (sum / den) * (1 - (terms + 2) * EPSILON) - (terms + 2) * TINY;
-    if (next > lo[u]) lo[u] = next;
-    if (c >= 0) t[u] = 1 + inner / den;
-  };
-  /** Upper-bound update of u, rounded up. */
-  const lowerHi = (u: number): void => {
-    let sum = 0;
-    let terms = 0;
-    for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
-      const w = weight[e];
-      if (w === 0) continue;
-      sum += w * hi[edgeTarget[e]];
-      terms++;
-    }
-    work += terms;
-    const next = (sum / (denominator - stay[u])) * (1 + (terms + 2) * EPSILON) + (terms + 2) * TINY;
-    if (next < hi[u]) hi[u] = next;
-  };
+    lo[u] = Math.max(0, (sumLo / den) * (1 - (terms + 2) * EPSILON) - (terms + 2) * TINY);
+    hi[u] = Math.min(1, (sumHi / den) * (1 + (terms + 2) * EPSILON) + (terms + 2) * TINY);
+  }
+  return { lower: Math.max(0, lo[0]), upper: Math.min(1, hi[0]), converged: state.converged, sweeps: state.sweeps, work: state.work };
+}
 
-  /**
-   * Class c's nodes breadth-first backwards from those with a way out that `seed` accepts, then any
-   * left over: the Gauss-Seidel order that carries a bound from the exits across the class.
-   */
-  const sweepOrder = (c: number, order: Int32Array, seed: (v: number) => boolean): void => {
-    const from = compStart[c];
-    const to = compStart[c + 1];
-    const stamp = 2 * c + (order === orderLo ? 1 : 2);
-    let tail = 0;
-    for (let i = from; i < to; i++) {
-      const u = nodes[i];
-      for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
-        const v = edgeTarget[e];
-        if (weight[e] > 0 && compOf[v] !== c && seed(v)) {
-          visited[u] = stamp;
-          order[tail++] = u;
-          break;
-        }
-      }
-    }
-    for (let head = 0; head < tail; head++) {
-      const v = order[head];
-      for (let r = revStart[v]; r < revStart[v + 1]; r++) {
-        const u = revSource[r];
-        if (compOf[u] !== c || visited[u] === stamp) continue;
-        visited[u] = stamp;
-        order[tail++] = u;
-      }
-    }
-    for (let i = from; i < to && tail < to - from; i++) if (visited[nodes[i]] !== stamp) order[tail++] = nodes[i];
-  };
+/**
+ * The iteration of one class at a time over local arrays: its internal edges as a CSR of
+ * probabilities w / (D - stay) between local indices, the ways out folded into one constant per
+ * state and bound (their values are final when the class is solved). Arrays are sized once for the
+ * largest class and reused.
+ */
+class ClassIteration {
+  private readonly localOf: Int32Array;
+  private readonly start: Int32Array;
+  private readonly col: Int32Array;
+  private readonly prob: Float64Array;
+  /** Per local state: what its ways out give the lower and the upper bound, and its rounding slack. */
+  private readonly outLo: Float64Array;
+  private readonly outHi: Float64Array;
+  private readonly slack: Float64Array;
+  private readonly tiny: Float64Array;
+  private readonly L: Float64Array;
+  private readonly H: Float64Array;
+  private readonly T: Float64Array;
+  private readonly G: Float64Array;
+  /** The last sweep's change of each bound, and an extrapolated centre. */
+  private readonly dL: Float64Array;
+  private readonly dH: Float64Array;
+  private readonly X: Float64Array;
+  private readonly orderLo: Int32Array;
+  private readonly orderHi: Int32Array;
+  private readonly mark: Uint8Array;
+  /** The class's internal edges reversed (local CSR), for the sweep orders. */
+  private readonly revStart: Int32Array;
+  private readonly revSource: Int32Array;
 
-  const classConverged = (from: number, to: number): boolean => {
-    for (let i = from; i < to; i++) {
-      const u = nodes[i];
-      const gap = hi[u] - lo[u];
-      if (gap > abs && gap > rel * hi[u]) return false;
-    }
-    return true;
-  };
-
-  /**
-   * One guess of the `upper` (else lower) bound of class c from the other one along t, kept only
-   * where verified: F(guess) <= guess (>= for a lower bound) computed with outward rounding.
-   */
-  const guessBound = (c: number, upper: boolean): void => {
-    const from = compStart[c];
-    const to = compStart[c + 1];
-    const base = upper ? lo : hi;
-    let d = 0;
-    for (let i = from; i < to; i++) {
-      const u = nodes[i];
-      let sum = 0;
+  constructor(
+    private readonly problem: ReachProblem,
+    private readonly lo: Float64Array,
+    private readonly hi: Float64Array,
+    private readonly options: IntervalOptions,
+    private readonly state: { work: number; converged: boolean; sweeps: number },
+  ) {
+    const { components, graph, weights } = problem;
+    const { compStart, compOf, nodes, count } = components;
+    let largest = 0;
+    let edges = 0;
+    for (let c = 0; c < count; c++) {
+      const size = compStart[c + 1] - compStart[c];
+      if (size < 2) continue;
+      largest = Math.max(largest, size);
       let inner = 0;
+      for (let i = compStart[c]; i < compStart[c + 1]; i++) {
+        const u = nodes[i];
+        for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) if (weights.weight[e] > 0 && compOf[graph.edgeTarget[e]] === c) inner++;
+      }
+      edges = Math.max(edges, inner);
+    }
+    this.localOf = new Int32Array(graph.nodeCount);
+    this.start = new Int32Array(largest + 1);
+    this.col = new Int32Array(edges);
+    this.prob = new Float64Array(edges);
+    this.outLo = new Float64Array(largest);
+    this.outHi = new Float64Array(largest);
+    this.slack = new Float64Array(largest);
+    this.tiny = new Float64Array(largest);
+    this.L = new Float64Array(largest);
+    this.H = new Float64Array(largest);
+    this.T = new Float64Array(largest);
+    this.G = new Float64Array(largest);
+    this.dL = new Float64Array(largest);
+    this.dH = new Float64Array(largest);
+    this.X = new Float64Array(largest);
+    this.orderLo = new Int32Array(largest);
+    this.orderHi = new Int32Array(largest);
+    this.mark = new Uint8Array(largest);
+    this.revStart = new Int32Array(largest + 1);
+    this.revSource = new Int32Array(edges);
+  }
+
+  solve(c: number): void {
+    const { components, graph, weights } = this.problem;
+    const { edgeStart, edgeTarget } = graph;
+    const { weight, stay, denominator } = weights;
+    const { compStart, compOf, nodes } = components;
+    const { lo, hi, localOf, start, col, prob, outLo, outHi, slack, tiny, L, H, T, options, state } = this;
+    const from = compStart[c];
+    const m = compStart[c + 1] - from;
+    for (let i = 0; i < m; i++) localOf[nodes[from + i]] = i;
+    let k = 0;
+    for (let i = 0; i < m; i++) {
+      const u = nodes[from + i];
+      const den = denominator - stay[u];
+      start[i] = k;
+      let sumLo = 0;
+      let sumHi = 0;
       let terms = 0;
       for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
         const w = weight[e];
         if (w === 0) continue;
         const v = edgeTarget[e];
-        sum += w * base[v];
-        if (compOf[v] === c) inner += w * t[v];
         terms++;
+        if (compOf[v] === c) {
+          col[k] = localOf[v];
+          prob[k++] = w / den;
+        } else {
+          sumLo += w * lo[v];
+          sumHi += w * hi[v];
+        }
       }
-      work += terms;
-      const den = denominator - stay[u];
-      const f = sum / den;
-      const residual = (upper ? f - base[u] : base[u] - f) + 4 * (terms + 2) * EPSILON * f;
-      const margin = t[u] - inner / den;
+      state.work += terms;
+      outLo[i] = sumLo / den;
+      outHi[i] = sumHi / den;
+      // each of about 2 * terms + 2 operations errs by at most 2^-53 relative (all terms are
+      // non-negative), or by half the least subnormal absolute
+      slack[i] = (terms + 3) * EPSILON;
+      tiny[i] = (2 * terms + 4) * TINY;
+      L[i] = 0;
+      H[i] = 1;
+      T[i] = 0;
+    }
+    start[m] = k;
+    const { revStart, revSource } = this;
+    revStart.fill(0, 0, m + 1);
+    for (let e = 0; e < k; e++) revStart[col[e] + 1]++;
+    for (let i = 0; i < m; i++) revStart[i + 1] += revStart[i];
+    for (let i = 0; i < m; i++) for (let e = start[i]; e < start[i + 1]; e++) revSource[revStart[col[e]]++] = i;
+    for (let i = m; i > 0; i--) revStart[i] = revStart[i - 1];
+    revStart[0] = 0;
+    this.sweepOrder(m, this.orderLo, outLo, true);
+    this.sweepOrder(m, this.orderHi, outHi, false);
+    const { orderLo, orderHi } = this;
+    const { relativeTolerance: rel, absoluteTolerance: abs, maxWork } = options;
+    const converged = (): boolean => {
+      for (let i = 0; i < m; i++) {
+        const gap = H[i] - L[i];
+        if (gap > abs && gap > rel * H[i]) return false;
+      }
+      return true;
+    };
+    const { dL, dH, X } = this;
+    let nextGuess = 2;
+    let normL = 0;
+    let normH = 0;
+    let rateL = 1;
+    let rateH = 1;
+    for (let sweep = 1; ; sweep++) {
+      let changeL = 0;
+      let changeH = 0;
+      for (let r = 0; r < m; r++) {
+        const i = orderLo[r];
+        let sum = outLo[i];
+        let inner = 0;
+        for (let e = start[i]; e < start[i + 1]; e++) {
+          const j = col[e];
+          sum += prob[e] * L[j];
+          inner += prob[e] * T[j];
+        }
+        const next = sum * (1 - slack[i]) - tiny[i];
+        if (next > L[i]) {
+          dL[i] = next - L[i];
+          if (dL[i] > changeL) changeL = dL[i];
+          L[i] = next;
+        } else dL[i] = 0;
+        T[i] = 1 + inner;
+      }
+      for (let r = 0; r < m; r++) {
+        const i = orderHi[r];
+        let sum = outHi[i];
+        for (let e = start[i]; e < start[i + 1]; e++) sum += prob[e] * H[col[e]];
+        const next = sum * (1 + slack[i]) + tiny[i];
+        if (next < H[i]) {
+          dH[i] = H[i] - next;
+          if (dH[i] > changeH) changeH = dH[i];
+          H[i] = next;
+        } else dH[i] = 0;
+      }
+      // the observed rate at which each bound's change shrinks (geometric near convergence)
+      rateL = normL > 0 ? changeL / normL : 1;
+      rateH = normH > 0 ? changeH / normH : 1;
+      normL = changeL;
+      normH = changeH;
+      state.work += 2 * k + 2 * m;
+      state.sweeps = Math.max(state.sweeps, sweep);
+      if (converged()) break;
+      if (sweep === nextGuess) {
+        // a centre extrapolated from both bounds' geometric tails (Aitken), checked from both sides
+        if (rateL < 1 && rateH < 1) {
+          const fL = rateL / (1 - rateL);
+          const fH = rateH / (1 - rateH);
+          for (let i = 0; i < m; i++) X[i] = 0.5 * (L[i] + dL[i] * fL + H[i] - dH[i] * fH);
+          this.guess(m, true, X);
+          this.guess(m, false, X);
+        } else {
+          // optimistic value iteration: each bound guessed from the other one
+          this.guess(m, true, L);
+          this.guess(m, false, H);
+        }
+        if (converged()) break;
+        nextGuess += Math.max(1, sweep >> 1);
+      }
+      if (state.work > maxWork) {
+        state.converged = false;
+        break;
+      }
+    }
+    for (let i = 0; i < m; i++) {
+      const u = nodes[from + i];
+      lo[u] = Math.max(0, L[i]);
+      hi[u] = Math.min(1, H[i]);
+    }
+  }
+
+  /**
+   * Local states breadth-first backwards from those whose ways out already give the bound something
+   * (a positive lower bound, an upper bound below 1), then any left over: the Gauss-Seidel order
+   * that carries a bound from the exits across the class in one sweep.
+   */
+  private sweepOrder(m: number, order: Int32Array, out: Float64Array, lower: boolean): void {
+    const { mark, revStart, revSource } = this;
+    mark.fill(0, 0, m);
+    let tail = 0;
+    for (let i = 0; i < m; i++) {
+      if (lower ? out[i] > 0 : out[i] + this.innerMass(i) < 1) {
+        mark[i] = 1;
+        order[tail++] = i;
+      }
+    }
+    for (let head = 0; head < tail; head++) {
+      const j = order[head];
+      for (let r = revStart[j]; r < revStart[j + 1]; r++) {
+        const i = revSource[r];
+        if (mark[i]) continue;
+        mark[i] = 1;
+        order[tail++] = i;
+      }
+    }
+    for (let i = 0; i < m && tail < m; i++) if (!mark[i]) order[tail++] = i;
+  }
+
+  /** The probability of staying in the class from local state i (sum of its internal edges). */
+  private innerMass(i: number): number {
+    let sum = 0;
+    for (let e = this.start[i]; e < this.start[i + 1]; e++) sum += this.prob[e];
+    return sum;
+  }
+
+  /**
+   * One guess of the `upper` (else lower) bound: the centre C moved out along T by the least d
+   * that its residual F(C) - C allows, kept only if verified: F(guess) <= guess (>= for a lower
+   * bound) computed with outward rounding, the ways out at their upper (lower) bounds.
+   */
+  private guess(m: number, upper: boolean, C: Float64Array): void {
+    const { start, col, prob, outLo, outHi, slack, tiny, L, H, T, G, state } = this;
+    const out = upper ? outHi : outLo;
+    let d = 0;
+    for (let i = 0; i < m; i++) {
+      let f = out[i];
+      let inner = 0;
+      for (let e = start[i]; e < start[i + 1]; e++) {
+        f += prob[e] * C[col[e]];
+        inner += prob[e] * T[col[e]];
+      }
+      const residual = (upper ? f - C[i] : C[i] - f) + 4 * slack[i] * f + tiny[i];
+      const margin = T[i] - inner;
       if (residual <= 0) continue;
       if (!(margin > 0)) return;
       d = Math.max(d, residual / margin);
     }
+    state.work += 3 * start[m];
     d *= 2;
-    for (let i = from; i < to; i++) {
-      const u = nodes[i];
-      guess[u] = upper ? Math.min(hi[u], lo[u] + d * t[u]) : Math.max(lo[u], hi[u] - d * t[u]);
+    for (let i = 0; i < m; i++) G[i] = upper ? Math.min(H[i], C[i] + d * T[i]) : Math.max(L[i], C[i] - d * T[i]);
+    for (let i = 0; i < m; i++) {
+      let f = out[i];
+      for (let e = start[i]; e < start[i + 1]; e++) f += prob[e] * G[col[e]];
+      if (upper ? f * (1 + slack[i]) + tiny[i] > G[i] : f * (1 - slack[i]) - tiny[i] < G[i]) return;
     }
-    for (let i = from; i < to; i++) {
-      const u = nodes[i];
-      let sum = 0;
-      let terms = 0;
-      for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
-        const w = weight[e];
-        if (w === 0) continue;
-        const v = edgeTarget[e];
-        sum += w * (compOf[v] === c ? guess[v] : upper ? hi[v] : lo[v]);
-        terms++;
-      }
-      work += terms;
-      const f = sum / (denominator - stay[u]);
-      const slack = (terms + 2) * EPSILON;
-      if (upper ? f * (1 + slack) + (terms + 2) * TINY > guess[u] : f * (1 - slack) - (terms + 2) * TINY < guess[u]) return;
-    }
-    const target = upper ? hi : lo;
-    for (let i = from; i < to; i++) target[nodes[i]] = guess[nodes[i]];
-  };
-
-  for (let c = 0; c < count; c++) {
-    const from = compStart[c];
-    const to = compStart[c + 1];
-    if (to - from === 1) {
-      raiseLo(nodes[from], -1);
-      lowerHi(nodes[from]);
-      continue;
-    }
-    for (let i = from; i < to; i++) t[nodes[i]] = 0;
-    sweepOrder(c, orderLo, (v) => lo[v] > 0);
-    sweepOrder(c, orderHi, (v) => hi[v] < 1);
-    const size = to - from;
-    let nextGuess = 2;
-    for (let sweep = 1; ; sweep++) {
-      for (let i = 0; i < size; i++) raiseLo(orderLo[i], c);
-      for (let i = 0; i < size; i++) lowerHi(orderHi[i]);
-      maxSweeps = Math.max(maxSweeps, sweep);
-      if (classConverged(from, to)) break;
-      if (sweep === nextGuess) {
-        guessBound(c, true);
-        guessBound(c, false);
-        if (classConverged(from, to)) break;
-        nextGuess += Math.max(1, sweep >> 2);
-      }
-      if (work > maxWork) {
-        converged = false;
-        break;
-      }
-    }
+    (upper ? H : L).set(G.subarray(0, m));
   }
-  return { lower: Math.max(0, lo[0]), upper: Math.min(1, hi[0]), converged, sweeps: maxSweeps, work };
 }

@@ -58,10 +58,12 @@ export interface SolveOptions {
 }
 
 /**
- * The exact budget of each bound of a partial graph: a second at most, since those bounds are
- * printed as doubles and interval iteration gives them to 1e-9 anyway.
+ * The exact budget of each bound of a partial graph, and the work its interval iteration may do:
+ * about a second and a few seconds, since those bounds are printed as doubles and a partial graph is
+ * explored further to tighten them rather than solved harder.
  */
 const partialBudget = (): ExactBudget => new ExactBudget(50_000_000, 4096, 1_000_000);
+const PARTIAL_INTERVAL_WORK = 400_000_000;
 
 function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions, budget: () => ExactBudget): Bound {
   const problem = reachProblem(graph, weights, rev, frontierValue);
@@ -86,8 +88,9 @@ export function winProbability(
 ): PWin {
   const policy = weights.policy;
   if (frontier > 0) {
-    const low = solve(graph, weights, rev, LOSS, options, partialBudget);
-    const high = solve(graph, weights, rev, WIN, options, partialBudget);
+    const partial = { ...options, interval: { ...options.interval, maxWork: Math.min(options.interval.maxWork, PARTIAL_INTERVAL_WORK) } };
+    const low = solve(graph, weights, rev, LOSS, partial, partialBudget);
+    const high = solve(graph, weights, rev, WIN, partial, partialBudget);
     const gaveUp = low.gaveUp ?? high.gaveUp;
     return {
       policy,

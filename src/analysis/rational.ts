@@ -84,8 +84,7 @@ const trailingZeros = (x: bigint): bigint => BigInt(bitLength(x & -x) - 1);
 /**
  * Greatest common divisor. Numbers below 2^53 go through doubles (most of an elimination's are
  * small, and a BigInt operation costs tens of nanoseconds). Past that, factors of two are taken out
- * first by shifts (weights are multiples of 4,096, so denominators are rich in them); Euclid does
- * the rest.
+ * first by shifts; Lehmer's algorithm does the rest.
  */
 export function gcd(a: bigint, b: bigint, budget?: ExactBudget): bigint {
   if (a < 0n) a = -a;
@@ -97,10 +96,10 @@ export function gcd(a: bigint, b: bigint, budget?: ExactBudget): bigint {
     return BigInt(gcdNumber(Number(a), Number(b)));
   }
   budget?.spend(a > b ? a : b, 4);
-  const za = trailingZeros(a);
-  const zb = trailingZeros(b);
-  const g = lehmer(a >> za, b >> zb, budget);
-  return g << (za < zb ? za : zb);
+  // powers of two out by shifts (weights are multiples of 4,096: denominators are rich in them)
+  const za = (a & 1n) === 0n ? trailingZeros(a) : 0n;
+  const zb = (b & 1n) === 0n ? trailingZeros(b) : 0n;
+  return lehmer(a >> za, b >> zb, budget) << (za < zb ? za : zb);
 }
 
 /** floor(x / y) for integers 0 <= x, 0 < y below 2^50, exactly (a double quotient may round up). */
@@ -125,10 +124,15 @@ function bitLength(x: bigint): number {
  */
 function lehmer(a: bigint, b: bigint, budget?: ExactBudget): bigint {
   if (a < b) [a, b] = [b, a];
+  // a's leading 48 bits are a >> shift; the shift follows a down as it shrinks (no bit length anew)
+  let shift = bitLength(a) - 48;
   while (b >= SAFE) {
-    const shift = BigInt(bitLength(a) - 48);
-    let ah = Number(a >> shift);
-    let bh = Number(b >> shift);
+    let ah = Number(a >> BigInt(shift));
+    while (ah < 2 ** 40 && shift > 0) {
+      shift = Math.max(0, shift - (ah === 0 ? 48 : 48 - numberBits(ah)));
+      ah = Number(a >> BigInt(shift));
+    }
+    let bh = Number(b >> BigInt(shift));
     let A = 1;
     let B = 0;
     let C = 0;
@@ -160,6 +164,11 @@ function lehmer(a: bigint, b: bigint, budget?: ExactBudget): bigint {
   }
   if (b === 0n) return a;
   return BigInt(gcdNumber(Number(b), Number(a % b)));
+}
+
+/** The bit length of an integer 0 < x < 2^53. */
+function numberBits(x: number): number {
+  return x >= 2 ** 32 ? 64 - Math.clz32(Math.floor(x / 2 ** 32)) : 32 - Math.clz32(x);
 }
 
 export function fraction(num: bigint, den: bigint, budget?: ExactBudget): Fraction {
