@@ -179,6 +179,21 @@ function sortRow(pool: RowPool, s: number, l: number): void {
   }
 }
 
+/**
+ * Gives up early when the recent work per pivot (over the last eighth of the pivots, at least 1,024),
+ * times the pivots left, is past twice the budget left. Numbers grow as an elimination goes on, so
+ * that projection is low: a class that would fit is not turned away, and one that would not (a long
+ * strip, a large lattice) is turned away well before the budget is spent. Deterministic: it reads
+ * only the work counts.
+ */
+function giveUpEarly(budget: ExactBudget, checkpoints: Float64Array, step: number, m: number): void {
+  const from = Math.max(0, (step - Math.max(1024, step >> 3)) >> 8);
+  const perPivot = (checkpoints[from] - budget.left) / (step - (from << 8));
+  if (perPivot * (m - step) > 2 * budget.left) {
+    throw new BudgetExceeded(`the exact arithmetic budget would run out (projected after ${step} of ${m} pivots)`);
+  }
+}
+
 /** What an elimination did, for the bench and the tests: entries created beyond A's own. */
 export interface EliminationStats {
   fill: number;
@@ -243,7 +258,13 @@ export function eliminateClass(system: ClassSystem, budget: ExactBudget, stats?:
     return 0n;
   };
 
+  // the budget left every 256 pivots, for the projection of giveUpEarly
+  const checkpoints = new Float64Array((m >> 8) + 1);
   for (let step = 0; step < m; step++) {
+    if ((step & 255) === 0) {
+      checkpoints[step >> 8] = budget.left;
+      if (step >= 1024) giveUpEarly(budget, checkpoints, step, m);
+    }
     let k: number;
     for (;;) {
       heap.pop();

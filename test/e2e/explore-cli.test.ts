@@ -24,6 +24,21 @@ describe('arcgraph explore', () => {
     expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
   });
 
+  it('says interval, with its width and why exact gave up, on a level whose class is too big for exact', () => {
+    const small = JSON.parse(cli('explore', fixture('strip'), '--level', '2', '--json').stdout);
+    expect(small.pWin).toMatchObject({ method: 'exact', exact: { p: '1', q: '3' } });
+    const r = cli('explore', fixture('strip'), '--level', '1', '--workers', '2', '--json');
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ nodes: 7 * 40_001, fullyExplored: true, verdict: 'fail' });
+    expect(out.pWin).toMatchObject({ method: 'interval', converged: true });
+    expect(out.pWin.exactGaveUp).toMatch(/in a cycle class of 200005 states/);
+    expect(out.pWin.lower).toBeLessThanOrEqual(1 / 3);
+    expect(out.pWin.upper).toBeGreaterThanOrEqual(1 / 3);
+    expect(out.pWin.relativeWidth).toBeLessThan(1e-9);
+    expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
+  });
+
   it('passes a level below the threshold and writes the export', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arcgraph-explore-'));
     const file = join(dir, 'lights.gexf');
