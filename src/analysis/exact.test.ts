@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { denseWinProbability, randomGraph } from '../../test/support/dense.js';
-import { corridor, lattice, rectangleWin, walkGraph } from '../../test/support/walks.js';
+import { corridor, lattice, race, rectangleWin, walkGraph } from '../../test/support/walks.js';
 import type { StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
 import { exactSolve } from './exact.js';
@@ -64,6 +64,21 @@ describe('exact solving of cycle classes', () => {
       expect(Math.abs(approximate(value) / rectangleWin(n, h, x, y) - 1)).toBeLessThan(1e-12);
       if (graph.nodeCount < 60) expect(value).toEqual(fraction(...(Object.values(denseWinProbability(graph)) as [bigint, bigint])));
     }
+  });
+
+  it('gives a race against a timer (acyclic, an answer of hundreds of digits) the value of a dynamic program over time', () => {
+    const [P, T] = [300, 420];
+    const { pWin } = analyze(walkGraph(race(P, T)));
+    expect(pWin.method).toBe('exact');
+    // winning move sequences counted layer by layer, over 4^T: N(x, t) = sum of N(next, t + 1)
+    let layer: bigint[] = Array.from({ length: P + 1 }, (_, x) => (x === P ? 1n : 0n));
+    for (let t = T - 1; t >= 0; t--) {
+      const scale = 4n ** BigInt(T - t - 1);
+      layer = layer.map((_, x) => (x === P ? 4n * scale : layer[Math.min(P, x + 1)] + layer[Math.max(0, x - 1)] + layer[x] + layer[Math.min(P, x + 2)]));
+    }
+    const truth = fraction(layer[0], 4n ** BigInt(T));
+    expect(truth.den.toString().length).toBeGreaterThan(200);
+    expect({ num: BigInt(pWin.exact!.p), den: BigInt(pWin.exact!.q) }).toEqual(truth);
   });
 
   it('agrees with a dense rational solve and with interval iteration on random graphs', () => {

@@ -149,3 +149,29 @@ export function rectangleWin(n: number, h: number, x: number, y: number): number
   }
   return (2 / h) * sum;
 }
+
+/**
+ * A race against a timer: position 0..p, time 0..t; ACTION1 steps forward, ACTION2 back (not past
+ * 0), ACTION3 waits, ACTION4 leaps two (not past p); every move spends a tick. Reaching p wins,
+ * time t loses. Acyclic: one class a state, answers with hundreds of digits.
+ */
+export function race(p: number, t: number): Walk {
+  const w = p + 1;
+  return {
+    cells: w * (t + 1),
+    start: 0,
+    actions: [GameAction.ACTION1, GameAction.ACTION2, GameAction.ACTION3, GameAction.ACTION4],
+    status: (c) => (c % w >= p ? 'won' : Math.floor(c / w) >= t ? 'lost' : 'playing'),
+    moves(c, move) {
+      const x = c % w;
+      const next = c - x + w;
+      const targets = new Map<number, number>();
+      const add = (to: number, action: number): void => void targets.set(next + to, (targets.get(next + to) ?? 0) | bit(action));
+      add(Math.min(p, x + 1), GameAction.ACTION1);
+      add(Math.max(0, x - 1), GameAction.ACTION2);
+      add(x, GameAction.ACTION3);
+      add(Math.min(p, x + 2), GameAction.ACTION4);
+      for (const [to, keys] of targets) move(to, keys);
+    },
+  };
+}
