@@ -1,5 +1,5 @@
 /**
- * report.json: the sweep's machine-readable result, version 1. The TypeScript types and the
+ * report.json: the sweep's machine-readable result, version 2 (reads version 1 too). The TypeScript types and the
  * checker schema below describe the same document (reports/README.md documents it for people);
  * the tests hold them together by validating real reports against the closed schema. Over 300
  * lines on purpose: one contract, every field with its meaning, read and changed as a whole.
@@ -8,7 +8,9 @@ import type { Policy } from '../analysis/index.js';
 import type { RegimeStatus } from '../qualify/index.js';
 import { arr, bool, check, int, nul, nullable, num, obj, oneOf, str, type Schema } from './check.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+/** Versions parseReport reads: version 1 lacks the fields version 2 added, read as null (see upgrade). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 /** pass: nothing wrong; fail: a crash, a verdict failed or qualification failed; inconclusive: bounds straddle the threshold. */
 export type Outcome = 'pass' | 'fail' | 'inconclusive';
@@ -117,9 +119,15 @@ export interface QualificationReport {
   findings: { regime: string; check: string; level: number; severity: 'fail' | 'warn'; message: string; actions: string[]; reproduction: string | null }[];
 }
 
-/** The level's numbers in the baseline report, when the baseline has this level. */
+/** The level's numbers in the run it is compared with (the --baseline report, else the previous night in the history). */
 export interface PreviousLevel {
+  source: 'baseline' | 'history';
+  /** When that run started. */
+  startedAt: string;
   outcome: Outcome;
+  states: number | null;
+  /** Its start state's hash: a different one means the level itself changed. */
+  startHash: string | null;
   shortestWin: number | null;
   pWin: { lower: number; upper: number } | null;
   crashed: boolean;
@@ -128,6 +136,8 @@ export interface PreviousLevel {
 export interface LevelReport {
   level: number;
   tutorial: boolean;
+  /** SHA-256 (first 16 hex digits) of the canonical bytes of the level's reset state: it changes when the level does. Null when it cannot be built. */
+  startHash: string | null;
   /** Null when the level crashed before the exploration finished. */
   explore: ExploreNumbers | null;
   analysis: AnalysisNumbers | null;
@@ -149,6 +159,8 @@ export interface GameReport {
   title: string;
   /** As given to the sweep: a suite id or a module path. */
   source: string;
+  /** SHA-256 (first 16 hex digits) of the game's code and every level's reset state: the game's version. */
+  contentHash: string | null;
   levelCount: number;
   tutorialLevels: number;
   levels: LevelReport[];
@@ -169,6 +181,16 @@ export interface Regression {
   message: string;
 }
 
+export interface HistoryInfo {
+  path: string;
+  /** Runs the file held before this one. */
+  earlierRuns: number;
+  /** The previous run's start, which levels are compared with when there is no --baseline. */
+  previousRun: string | null;
+  /** Why the history could not be read or written (the report is written all the same). */
+  warning: string | null;
+}
+
 export interface SweepReport {
   schemaVersion: typeof SCHEMA_VERSION;
   tool: { name: 'arcgraph'; version: string };
@@ -179,6 +201,8 @@ export interface SweepReport {
   status: 'running' | 'complete' | 'interrupted';
   settings: { games: string[]; budget: Budget; workers: number; policy: Policy; threshold: number; seed: number };
   baseline: { path: string; startedAt: string } | null;
+  /** The sweep history file; null when the sweep keeps none. */
+  history: HistoryInfo | null;
   games: GameReport[];
   regressions: Regression[];
   summary: { games: number; levels: number; pass: number; fail: number; inconclusive: number; crashes: number; regressions: number };
@@ -265,6 +289,7 @@ const monteCarloSchema = obj({
 const levelSchema = obj({
   level: int({ min: 1 }),
   tutorial: bool,
+  startHash: nullable(str),
   explore: nullable(exploreSchema),
   analysis: nullable(analysisSchema),
   monteCarlo: nullable(monteCarloSchema),
@@ -272,7 +297,16 @@ const levelSchema = obj({
   qualification: nullable(regimeStatus),
   outcome,
   reasons: arr(str),
-  previous: nullable(obj({ outcome, shortestWin: nullable(count), pWin: nullable(obj({ lower: probability, upper: probability })), crashed: bool })),
+  previous: nullable(obj({
+    source: oneOf('baseline', 'history'),
+    startedAt: str,
+    outcome,
+    states: nullable(count),
+    startHash: nullable(str),
+    shortestWin: nullable(count),
+    pWin: nullable(obj({ lower: probability, upper: probability })),
+    crashed: bool,
+  })),
   seconds: num({ min: 0 }),
 });
 
@@ -280,6 +314,7 @@ const gameSchema = obj({
   game: str,
   title: str,
   source: str,
+  contentHash: nullable(str),
   levelCount: int({ min: 1 }),
   tutorialLevels: count,
   levels: arr(levelSchema),
@@ -305,13 +340,14 @@ export const REPORT_SCHEMA: Schema = obj({
     seed: count,
   }),
   baseline: nullable(obj({ path: str, startedAt: str })),
+  history: nullable(obj({ path: str, earlierRuns: count, previousRun: nullable(str), warning: nullable(str) })),
   games: arr(gameSchema),
   regressions: arr(obj({ game: str, level: nullable(int({ min: 1 })), kind: oneOf('pwin-rose', 'new-failure', 'solution-longer', 'solution-lost', 'new-crash'), message: str })),
   summary: obj({ games: count, levels: count, pass: count, fail: count, inconclusive: count, crashes: count, regressions: count }),
   passed: bool,
 });
 
-/** The problems that keep `value` from being a version-1 report (empty when it is one). */
+/** The problems that keep `value` from being a report of the current version (empty when it is one). */
 export function validateReport(value: unknown): string[] {
   return check(REPORT_SCHEMA, value);
 }
@@ -325,8 +361,26 @@ export function parseReport(text: string, where = 'report'): SweepReport {
     throw new Error(`${where} is not JSON: ${(err as Error).message}`);
   }
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version !== SCHEMA_VERSION) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads version ${SCHEMA_VERSION}`);
+  if (!READABLE_VERSIONS.includes(version as number)) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads versions ${READABLE_VERSIONS.join(' and ')}`);
+  if (version === 1) upgrade(value as Record<string, unknown>);
   const errors = validateReport(value);
   if (errors.length > 0) throw new Error(`${where} is not a valid report: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`);
   return value as SweepReport;
+}
+
+/**
+ * A version-1 report as version 2: the fields version 2 added are read as null (no history, no
+ * hashes), and each level's `previous` as null, since version 1 recorded it in another shape. The
+ * result serves as a baseline: what a baseline contributes is its own levels' numbers.
+ */
+function upgrade(report: Record<string, unknown>): void {
+  report.schemaVersion = SCHEMA_VERSION;
+  report.history ??= null;
+  for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
+    game.contentHash ??= null;
+    for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
+      level.startHash ??= null;
+      level.previous = null;
+    }
+  }
 }

@@ -12,17 +12,17 @@ import { loadGame, PACKAGE_ROOT, type LoadedGame, suiteIds } from '../suite/inde
 import { GameCrash } from '../explorer/index.js';
 import { exploreLevel } from '../level.js';
 import { defaultWorkers } from '../parallel/index.js';
-import { baselineGame, gameRegressions, previousLevel } from '../report/index.js';
-import { PICTURE_LIMIT } from '../report/index.js';
-import { pictureKey, type LevelPictures } from '../report/index.js';
+import { gameRegressions, GRAPH_VIEW_LIMIT, writeLevelArtefacts, type ArtefactInputs } from '../report/index.js';
 import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/index.js';
-import { startFrameSvg, stateGraphSvg } from '../report/index.js';
-import { writeReports } from '../report/index.js';
+import type { StateGraph } from '../graph/index.js';
 import { DEFAULT_BUDGET } from './budget.js';
+import { contentHash, startHash } from './hashes.js';
+import { Publisher } from './publish.js';
 import { gameOutcome, levelOutcome } from './outcome.js';
 import { randomPlay } from '../random/index.js';
 import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
 import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
+import { makeDir } from '../files.js';
 
 /** The version of arcgraph that wrote a report. */
 const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version;
@@ -30,6 +30,7 @@ const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json
 export type SweepEvent =
   | { kind: 'level'; game: string; level: LevelReport }
   | { kind: 'qualifying'; game: string }
+  | { kind: 'warning'; message: string }
   | { kind: 'game'; game: GameReport; report: SweepReport };
 
 export interface SweepOptions {
@@ -43,10 +44,12 @@ export interface SweepOptions {
   /** Folder the reports are written to (created if needed). */
   out: string;
   baseline?: { path: string; report: SweepReport };
+  /** The sweep history (SQLite) to compare with and record into; none when absent. */
+  history?: string;
   /** Stops the sweep: the game under way is dropped, the finished ones stay in the reports. */
   signal?: AbortSignal;
-  /** Levels with at most this many states get a graph picture (default PICTURE_LIMIT), the others a depth histogram. */
-  pictureLimit?: number;
+  /** Levels with at most this many states get every state drawn on their page (default GRAPH_VIEW_LIMIT), bigger ones a condensed view. */
+  graphLimit?: number;
   /** The qualification step (tests inject a stand-in); default the real `qualify`. */
   qualifier?: Qualifier;
   onEvent?: (event: SweepEvent) => void;
@@ -74,17 +77,18 @@ interface Context {
   threshold: number;
   seed: number;
   qualifier: Qualifier;
-  pictures: Map<string, LevelPictures>;
+  publisher: Publisher;
 }
 
 /** Explores and analyses one level; a crash is a finding, not an error. */
-async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, before: GameReport | undefined): Promise<LevelReport> {
+async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number): Promise<LevelReport> {
   const { game } = loaded;
   const started = performance.now();
   const tutorial = level <= game.tutorialLevels;
   const report: LevelReport = {
     level,
     tutorial,
+    startHash: startHash(game, level),
     explore: null,
     analysis: null,
     monteCarlo: null,
@@ -92,20 +96,20 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
     qualification: null,
     outcome: 'pass',
     reasons: [],
-    previous: previousLevel(before, level),
+    previous: ctx.publisher.previousLevel(game.id, level),
     seconds: 0,
   };
-  const pictures: LevelPictures = { frame: null, graph: null };
-  ctx.pictures.set(pictureKey(game.id, level), pictures);
+  let graph: StateGraph | undefined;
   try {
-    pictures.frame = startFrameSvg(game, level);
+    const layers = game.render(game.init(level));
+    if (layers.length === 0) throw new Error('render gave no layer');
   } catch (err) {
     report.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
   }
   if (!report.crash) {
     try {
       // Explored and analysed as `arcgraph explore` does (tutorial exemption and baseline from the game).
-      const { report: analysis, graph } = await exploreLevel(loaded, {
+      const explored = await exploreLevel(loaded, {
         level,
         workers: ctx.workers,
         maxNodes: ctx.budget.nodes,
@@ -114,6 +118,8 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
         policy: ctx.policy,
         threshold: ctx.threshold,
       });
+      const analysis = explored.report;
+      graph = explored.graph;
       if (analysis.stopReason === 'interrupted') throw new Interrupted();
       report.explore = exploreNumbers(analysis);
       report.analysis = analysisNumbers(analysis);
@@ -122,25 +128,37 @@ async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, befor
         if (ctx.options.signal?.aborted) throw new Interrupted();
         report.monteCarlo = monteCarloNumbers(random);
       }
-      if (graph.nodeCount <= (ctx.options.pictureLimit ?? PICTURE_LIMIT)) pictures.graph = stateGraphSvg(graph, ctx.seed, `${game.id} level ${level}: state graph of ${graph.nodeCount} states`);
     } catch (err) {
       if (!(err instanceof GameCrash)) throw err;
       report.crash = { actions: err.actions, reason: err.reason };
     }
   }
   Object.assign(report, levelOutcome(report));
+  // the page's frames and graph, made while the game and the graph are at hand
+  const inputs: ArtefactInputs = {
+    game,
+    level,
+    graph,
+    win: report.analysis?.shortestWin?.actions,
+    deadEnd: report.analysis?.deadEnds.example?.actions,
+    crash: report.crash?.actions,
+    seed: ctx.seed,
+    graphLimit: ctx.options.graphLimit ?? GRAPH_VIEW_LIMIT,
+  };
+  await writeLevelArtefacts(ctx.options.out, game.id, inputs);
   report.seconds = (performance.now() - started) / 1000;
   return report;
 }
 
 /** One game: its levels, then its qualification. Null when the sweep was interrupted during it. */
-async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, before: GameReport | undefined): Promise<GameReport | null> {
+async function sweepGame(ctx: Context, loaded: LoadedGame, source: string): Promise<GameReport | null> {
   const { game } = loaded;
   const started = performance.now();
   const report: GameReport = {
     game: game.id,
     title: game.title,
     source,
+    contentHash: contentHash(loaded),
     levelCount: game.levels,
     tutorialLevels: game.tutorialLevels,
     levels: [],
@@ -152,7 +170,7 @@ async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, befor
   try {
     for (let level = 1; level <= game.levels; level++) {
       if (ctx.options.signal?.aborted) return null;
-      const levelReport = await sweepLevel(ctx, loaded, level, before);
+      const levelReport = await sweepLevel(ctx, loaded, level);
       report.levels.push(levelReport);
       ctx.options.onEvent?.({ kind: 'level', game: game.id, level: levelReport });
     }
@@ -211,6 +229,14 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const refs = options.games ?? suiteIds();
   if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
   const loaded = await loadAll(refs);
+  const startedAt = new Date().toISOString();
+  // the report folder first: the history beside it is then in a folder that exists
+  makeDir(options.out);
+  const publisher = new Publisher(options.out, startedAt, {
+    history: options.history,
+    baseline: options.baseline,
+    onWarning: (message) => options.onEvent?.({ kind: 'warning', message }),
+  });
   const ctx: Context = {
     options,
     budget: { ...DEFAULT_BUDGET, ...options.budget },
@@ -219,40 +245,46 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     threshold: options.threshold ?? DEFAULT_THRESHOLD,
     seed: options.seed ?? 1,
     qualifier: options.qualifier ?? qualifyGame,
-    pictures: new Map(),
+    publisher,
   };
   const started = performance.now();
   const report: SweepReport = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'arcgraph', version: VERSION },
-    startedAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
+    startedAt,
+    updatedAt: startedAt,
     seconds: 0,
     status: 'running',
     settings: { games: [...refs], budget: ctx.budget, workers: ctx.workers, policy: ctx.policy, threshold: ctx.threshold, seed: ctx.seed },
     baseline: options.baseline ? { path: options.baseline.path, startedAt: options.baseline.report.startedAt } : null,
+    history: publisher.info,
     games: [],
     regressions: [],
     summary: { games: 0, levels: 0, pass: 0, fail: 0, inconclusive: 0, crashes: 0, regressions: 0 },
     passed: true,
   };
-  const save = async (status: SweepReport['status']): Promise<void> => {
+  const save = async (status: SweepReport['status'], last = false): Promise<void> => {
     report.status = status;
     report.updatedAt = new Date().toISOString();
     report.seconds = (performance.now() - started) / 1000;
     summarise(report);
-    await writeReports(options.out, report, ctx.pictures);
+    // the night goes into the history once, at its end (an interrupted one with the games it finished)
+    await (last ? publisher.record(report) : publisher.write(report));
   };
 
-  for (let i = 0; i < loaded.length && !options.signal?.aborted; i++) {
-    const before = baselineGame(options.baseline?.report ?? null, loaded[i].game.id);
-    const game = await sweepGame(ctx, loaded[i], refs[i], before);
-    if (!game) break;
-    report.games.push(game);
-    report.regressions.push(...gameRegressions(game, before));
-    await save(i === loaded.length - 1 ? 'complete' : 'running');
-    options.onEvent?.({ kind: 'game', game, report });
+  try {
+    for (let i = 0; i < loaded.length && !options.signal?.aborted; i++) {
+      const game = await sweepGame(ctx, loaded[i], refs[i]);
+      if (!game) break;
+      report.games.push(game);
+      report.regressions.push(...gameRegressions(game, publisher.previousGame(game.game)));
+      const complete = i === loaded.length - 1;
+      await save(complete ? 'complete' : 'running', complete);
+      options.onEvent?.({ kind: 'game', game, report });
+    }
+    if (report.games.length < loaded.length) await save('interrupted', true);
+  } finally {
+    publisher.close();
   }
-  if (report.games.length < loaded.length) await save('interrupted');
   return report;
 }

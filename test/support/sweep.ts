@@ -2,6 +2,7 @@
  * Test support: a stand-in for qualification, so sweep tests run in a second and say exactly which
  * levels qualification fails. Only tests inject it; the sweep's real path calls `qualify`.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Qualifier, QualifyResult, RegimeOutcome } from '../../src/sweep/index.js';
 
@@ -24,6 +25,9 @@ export function stubQualifier(opts: { fail?: Record<string, number[]>; throwFor?
       tutorial: i < game.tutorialLevels,
       regimes: { random1: outcome(failing.includes(i + 1) ? 'fail' : 'pass'), random2: null, fuzz: outcome('pass'), playback: outcome('skipped') },
     }));
+    // the reproductions exist, as the real ones do (the report links to them)
+    if (failing.length > 0) mkdirSync(options.out, { recursive: true });
+    for (const level of failing) writeFileSync(join(options.out, `level${level}.recording.jsonl`), `${JSON.stringify({ stub: game.id, level })}\n`);
     return {
       game: game.id,
       passed: failing.length === 0,

@@ -3,7 +3,8 @@ import { loadGame } from '../../suite/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, policyOption, workersOption } from '../args.js';
+import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
 const USAGE = `Usage: arcgraph explore <game> --level N [options]
@@ -26,9 +27,10 @@ Options:
   --threshold P      random-win probability a level must stay below (default 1e-4)
   --within K         also the probability of winning within K actions
   --json             print one JSON object
-Ctrl-C stops cleanly and prints the partial result.
+Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
+a second one quits at once.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
-crashed (the crash names the action sequence that reproduces it), 2 bad input.`;
+crashed (the crash names the action sequence that reproduces it), 2 bad input, 130 interrupted.`;
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
@@ -74,23 +76,20 @@ const command: Command = {
       console.log(USAGE);
       return 0;
     }
-    const loaded = await loadGame(onePositional(p, 'game', 'explore'));
     const v = p.values;
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
+    outputFileOption(v, 'export');
+    const loaded = await loadGame(onePositional(p, 'game', 'explore'));
     const json = v.json === true;
     const policy = policyOption(v);
-    const abort = new AbortController();
-    const onSigint = (): void => {
-      if (abort.signal.aborted) process.exit(130);
-      abort.abort();
-    };
-    process.on('SIGINT', onSigint);
+    const workers = workersOption(v, 'explore');
+    const stop = interruption();
     const bar = progressLine(!json);
     try {
       const { report, graph } = await exploreLevel(loaded, {
         level: numberOption(v, 'level', { min: 1 }) ?? 1,
-        workers: numberOption(v, 'workers', { min: 1, max: 256 }),
+        workers,
         maxNodes: numberOption(v, 'max-nodes', { min: 1 }),
         maxEdges: numberOption(v, 'max-edges', { min: 0 }),
         maxSteps: numberOption(v, 'max-steps', { min: 0 }),
@@ -98,7 +97,7 @@ const command: Command = {
         policy,
         threshold: numberOption(v, 'threshold', { min: Number.MIN_VALUE, max: 1, real: true }),
         withinK: numberOption(v, 'within', { min: 0 }),
-        signal: abort.signal,
+        signal: stop.signal,
         onProgress: bar.update,
       });
       bar.done();
@@ -106,11 +105,13 @@ const command: Command = {
         if (fitsGraphology(graph)) await exportGraph(graph, file);
         else console.error(`arcgraph explore: not exporting ${file}: ${graph.nodeCount} states is above Graphology's practical limits; the measures below come from the compact graph`);
       }
-      console.log(json ? JSON.stringify(report) : describe(report));
+      const interrupted = stop.interrupted;
+      console.log(json ? JSON.stringify(interrupted ? { ...report, interrupted } : report) : describe(report));
+      if (interrupted) return INTERRUPTED;
       return report.verdict === 'fail' && !report.exempt ? 1 : 0;
     } finally {
       bar.done();
-      process.off('SIGINT', onSigint);
+      stop.dispose();
     }
   },
 };
