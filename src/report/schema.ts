@@ -363,9 +363,27 @@ export function parseReport(text: string, where = 'report'): SweepReport {
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (!READABLE_VERSIONS.includes(version as number)) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads versions ${READABLE_VERSIONS.join(' and ')}`);
   if (version === 1) upgrade(value as Record<string, unknown>);
+  fillAdded(value as Record<string, unknown>);
   const errors = validateReport(value);
   if (errors.length > 0) throw new Error(`${where} is not a valid report: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`);
   return value as SweepReport;
+}
+
+/**
+ * Fields added to version 2 after its first reports were written, filled from what those reports
+ * have: a probability's width and relative width from its bounds, and no reason for an exact solve
+ * that gave up (older solvers did not say).
+ */
+function fillAdded(report: Record<string, unknown>): void {
+  for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
+    for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
+      const pWin = (level.analysis as { pWin?: Record<string, unknown> } | null)?.pWin;
+      if (!pWin || typeof pWin.lower !== 'number' || typeof pWin.upper !== 'number') continue;
+      pWin.width ??= pWin.upper - pWin.lower;
+      pWin.relativeWidth ??= pWin.upper > 0 ? (pWin.upper - pWin.lower) / pWin.upper : 0;
+      pWin.exactGaveUp ??= null;
+    }
+  }
 }
 
 /**
