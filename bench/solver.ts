@@ -6,7 +6,7 @@ import { transitionWeights } from '../src/analysis/policy.js';
 import { winProbability, type PWin } from '../src/analysis/probability.js';
 import { reverseEdges } from '../src/analysis/reachability.js';
 import type { StateGraph } from '../src/graph/index.js';
-import { corridor, lattice, walkGraph } from '../test/support/walks.js';
+import { corridor, lattice, walkGraph } from '../test/fixtures/walks.js';
 import { collectGarbage, median } from './measure.js';
 
 export interface SolverCase {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { denseWinProbability, randomGraph } from '../../test/support/dense.js';
-import { corridor, lattice, race, rectangleWin, walkGraph } from '../../test/support/walks.js';
+import { corridor, lattice, race, rectangleWin, walkGraph } from '../../test/fixtures/walks.js';
 import type { StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
 import { exactSolve } from './exact.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corridor, lattice, rectangleWin, walkGraph } from '../../test/support/walks.js';
+import { corridor, lattice, rectangleWin, walkGraph } from '../../test/fixtures/walks.js';
 import { analyze } from './analyze.js';
 import { DEFAULT_INTERVAL, solveInterval } from './interval.js';
 import { transitionWeights } from './policy.js';

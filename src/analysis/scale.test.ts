@@ -3,7 +3,7 @@ import { CELLS, GameAction } from '../engine/actions.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
 import { floatFraction, gcd } from './rational.js';
-import { corridor as ruinCorridor, walkGraph } from '../../test/support/walks.js';
+import { corridor as ruinCorridor, walkGraph } from '../../test/fixtures/walks.js';
 
 /** Compact arrays for a graph of `n` nodes whose edges `fill` writes (it returns the edge count). */
 function compact(n: number, maxEdges: number, actions: StateGraph['actions'], fill: (g: StateGraph) => number): StateGraph {
