@@ -102,6 +102,30 @@ describe('report.json schema', () => {
     expect(validateReport(parsed)).toEqual([]);
   });
 
+  it('reads a version-2 report written before pWin had its width and the reason exact gave up', () => {
+    const parsed = JSON.parse(onDisk);
+    let levels = 0;
+    for (const game of parsed.games) {
+      for (const level of game.levels) {
+        if (!level.analysis) continue;
+        delete level.analysis.pWin.width;
+        delete level.analysis.pWin.relativeWidth;
+        delete level.analysis.pWin.exactGaveUp;
+        levels++;
+      }
+    }
+    expect(levels).toBeGreaterThan(0);
+    const read = parseReport(JSON.stringify(parsed));
+    for (const game of read.games) {
+      for (const level of game.levels) {
+        if (!level.analysis) continue;
+        const { pWin } = level.analysis;
+        expect(pWin.width).toBe(pWin.upper - pWin.lower);
+        expect(pWin.exactGaveUp).toBeNull();
+      }
+    }
+  });
+
   it('catches wrong types and values', () => {
     const parsed = JSON.parse(onDisk);
     parsed.games[0].levels[0].analysis.pWin.upper = 1.5;

@@ -84,6 +84,11 @@ export interface AnalysisNumbers {
     /** p/q as decimal strings, and q/p (null when p = 0). */
     exact: { p: string; q: string; oneIn: number | null } | null;
     converged: boolean;
+    /** upper - lower, and that over upper (0 when upper is 0). */
+    width: number;
+    relativeWidth: number;
+    /** Why the exact solve gave up, when it did (method interval or bounds). */
+    exactGaveUp: string | null;
   };
   verdict: 'pass' | 'fail' | 'inconclusive';
   hint: string | null;
@@ -268,6 +273,9 @@ const analysisSchema = obj({
     upper: probability,
     exact: nullable(obj({ p: str, q: str, oneIn: nullable(num({ min: 1 })) })),
     converged: bool,
+    width: num({ min: 0 }),
+    relativeWidth: num({ min: 0, max: 1 }),
+    exactGaveUp: nullable(str),
   }),
   verdict: oneOf('pass', 'fail', 'inconclusive'),
   hint: nullable(str),
@@ -381,9 +389,27 @@ export function parseReport(text: string, where = 'report'): SweepReport {
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (!READABLE_VERSIONS.includes(version as number)) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads versions ${READABLE_VERSIONS.slice(0, -1).join(', ')} and ${READABLE_VERSIONS[READABLE_VERSIONS.length - 1]}`);
   if (version === 1 || version === 2) upgrade(value as Record<string, unknown>, version);
+  fillAdded(value as Record<string, unknown>);
   const errors = validateReport(value);
   if (errors.length > 0) throw new Error(`${where} is not a valid report: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`);
   return value as SweepReport;
+}
+
+/**
+ * Fields added to version 2 after its first reports were written, filled from what those reports
+ * have: a probability's width and relative width from its bounds, and no reason for an exact solve
+ * that gave up (older solvers did not say).
+ */
+function fillAdded(report: Record<string, unknown>): void {
+  for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
+    for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
+      const pWin = (level.analysis as { pWin?: Record<string, unknown> } | null)?.pWin;
+      if (!pWin || typeof pWin.lower !== 'number' || typeof pWin.upper !== 'number') continue;
+      pWin.width ??= pWin.upper - pWin.lower;
+      pWin.relativeWidth ??= pWin.upper > 0 ? (pWin.upper - pWin.lower) / pWin.upper : 0;
+      pWin.exactGaveUp ??= null;
+    }
+  }
 }
 
 /**

@@ -22,6 +22,23 @@ describe('arcgraph explore', () => {
     expect(out).toMatchObject({ game: 'ruin', level: 2, nodes: 6, fullyExplored: true, stopReason: null, winReachable: true, verdict: 'fail', threshold: 1e-4 });
     expect(out.shortestWin).toMatchObject({ length: 3, actions: ['ACTION4', 'ACTION4', 'ACTION4'] });
     expect(out.pWin).toMatchObject({ policy: 'available', method: 'exact', exact: { p: '2', q: '5' } });
+    expect(out.pWin.relativeWidth).toBeLessThan(1e-15);
+    expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
+  });
+
+  it('says interval, with its width and why exact gave up, on a level whose class is too big for exact', () => {
+    const small = JSON.parse(cli('explore', fixture('strip'), '--level', '2', '--json').stdout);
+    expect(small.pWin).toMatchObject({ method: 'exact', exact: { p: '1', q: '3' } });
+    const r = cli('explore', fixture('strip'), '--level', '1', '--workers', '2', '--json');
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ nodes: 7 * 40_001, fullyExplored: true, verdict: 'fail' });
+    expect(out.pWin).toMatchObject({ method: 'interval', converged: true });
+    expect(out.pWin.exactGaveUp).toMatch(/in a cycle class of 200005 states/);
+    expect(out.pWin.lower).toBeLessThanOrEqual(1 / 3);
+    expect(out.pWin.upper).toBeGreaterThanOrEqual(1 / 3);
+    expect(out.pWin.relativeWidth).toBeLessThan(1e-9);
+    expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
   });
 
   it('passes a level below the threshold and writes the export', () => {

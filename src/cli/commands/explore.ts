@@ -51,6 +51,9 @@ function describe(r: ExploreReport): string {
       r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
   ];
+  if (!r.pWin.exact && r.pWin.method === 'interval') {
+    lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${r.pWin.converged ? '' : ', stopped on its work budget'}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
+  }
   if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]`);
   lines.push(`verdict against ${r.threshold}: ${r.verdict}${r.exempt ? ' (tutorial level: exempt)' : ''}${r.hint ? `; ${r.hint}` : ''}`);
   return lines.join('\n');
