@@ -14,12 +14,19 @@ export interface Interruption {
 /**
  * Installs one handler for SIGINT and SIGTERM: the first aborts `signal` (and calls `onFirst`, to
  * say what happens next), a second exits with 130 at once. A pipeline's SIGTERM thus leaves the
- * same finished reports and partial results as a developer's Ctrl-C.
+ * same finished reports and partial results as a developer's Ctrl-C. With `onSecond` the second
+ * signal runs it instead (a worker puts its jobs back in the queue), and a third exits at once.
  */
-export function interruption(onFirst?: (signal: NodeJS.Signals) => void): Interruption {
+export function interruption(onFirst?: (signal: NodeJS.Signals) => void, onSecond?: (signal: NodeJS.Signals) => void): Interruption {
   const abort = new AbortController();
+  let second = false;
   const handler = (signal: NodeJS.Signals): void => {
-    if (abort.signal.aborted) process.exit(INTERRUPTED);
+    if (abort.signal.aborted) {
+      if (!onSecond || second) process.exit(INTERRUPTED);
+      second = true;
+      onSecond(signal);
+      return;
+    }
     onFirst?.(signal);
     abort.abort();
   };

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   qualify: async () => (await import('./commands/qualify.js')).default,
   sweep: async () => (await import('./commands/sweep.js')).default,
   history: async () => (await import('./commands/history.js')).default,
+  worker: async () => (await import('./commands/worker.js')).default,
 };
 
 async function usage(): Promise<string> {

@@ -139,9 +139,24 @@ describe('report.json schema', () => {
   });
 
   it('parseReport refuses other versions, non-JSON and invalid reports with a reason', () => {
-    expect(() => parseReport(onDisk.replace(/"schemaVersion": 2/, '"schemaVersion": 3'))).toThrow(/schemaVersion 3; this arcgraph reads versions 1 and 2/);
-    expect(() => parseReport('{"schemaVersion": 2')).toThrow(/not JSON/);
+    expect(() => parseReport(onDisk.replace(/"schemaVersion": 3/, '"schemaVersion": 4'))).toThrow(/schemaVersion 4; this arcgraph reads versions 1, 2 and 3/);
+    expect(() => parseReport('{"schemaVersion": 3')).toThrow(/not JSON/);
     expect(() => parseReport(onDisk.replace(/"passed": (true|false)\n}/, '"passed": "yes"\n}'))).toThrow(/\$\.passed: expected a boolean/);
+  });
+
+  it('reads a version-2 report (as --baseline): where jobs ran reads as nowhere, the queue as none', () => {
+    const v2 = JSON.parse(onDisk);
+    v2.schemaVersion = 2;
+    delete v2.settings.queue;
+    for (const game of v2.games) {
+      if (game.qualification) delete game.qualification.ranOn;
+      for (const level of game.levels) delete level.ranOn;
+    }
+    const read = parseReport(JSON.stringify(v2));
+    expect(read.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(read.settings.queue).toBeNull();
+    expect(read.games.flatMap((g) => g.levels.map((l) => l.ranOn))).toEqual(read.games.flatMap((g) => g.levels.map(() => [])));
+    expect(read.games.flatMap((g) => g.levels.map((l) => l.previous))).toEqual(report.games.flatMap((g) => g.levels.map((l) => JSON.parse(JSON.stringify(l.previous)))));
   });
 
   it('reads a version-1 report (as --baseline): the fields version 2 added read as null', () => {

@@ -1,5 +1,5 @@
 /**
- * report.json: the sweep's machine-readable result, version 2 (reads version 1 too). The TypeScript types and the
+ * report.json: the sweep's machine-readable result, version 3 (reads versions 1 and 2 too). The TypeScript types and the
  * checker schema below describe the same document (reports/README.md documents it for people);
  * the tests hold them together by validating real reports against the closed schema. Over 300
  * lines on purpose: one contract, every field with its meaning, read and changed as a whole.
@@ -8,9 +8,9 @@ import type { Policy } from '../analysis/index.js';
 import type { RegimeStatus } from '../qualify/index.js';
 import { arr, bool, check, int, nul, nullable, num, obj, oneOf, str, type Schema } from './check.js';
 
-export const SCHEMA_VERSION = 2;
-/** Versions parseReport reads: version 1 lacks the fields version 2 added, read as null (see upgrade). */
-export const READABLE_VERSIONS: readonly number[] = [1, 2];
+export const SCHEMA_VERSION = 3;
+/** Versions parseReport reads: older ones lack the fields later versions added, read as null (see upgrade). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** pass: nothing wrong; fail: a crash, a verdict failed or qualification failed; inconclusive: bounds straddle the threshold. */
 export type Outcome = 'pass' | 'fail' | 'inconclusive';
@@ -96,6 +96,18 @@ export interface AnalysisNumbers {
   exempt: boolean;
 }
 
+/** Which machine ran one job of the sweep (a local sweep's jobs all run on its own machine). */
+export interface RanOn {
+  /** The job's stage: a level's exploration or its Monte Carlo settling, or a game's qualification. */
+  stage: 'explore' | 'monte-carlo' | 'qualify';
+  /** Host name of the machine. */
+  machine: string;
+  /** The process on it: `host:pid` of the sweep (local) or of the `arcgraph worker` that took the job. */
+  worker: string;
+  /** Seconds the job took there. */
+  seconds: number;
+}
+
 export interface RegimeReport {
   status: RegimeStatus;
   steps: number;
@@ -117,6 +129,8 @@ export interface QualificationReport {
   seconds: number;
   levels: { level: number; tutorial: boolean; regimes: { random1: RegimeReport; random2: RegimeReport | null; fuzz: RegimeReport; playback: RegimeReport } }[];
   findings: { regime: string; check: string; level: number; severity: 'fail' | 'warn'; message: string; actions: string[]; reproduction: string | null }[];
+  /** Where the qualification job ran; null in reports older than version 3. */
+  ranOn: RanOn | null;
 }
 
 /** The level's numbers in the run it is compared with (the --baseline report, else the previous night in the history). */
@@ -151,6 +165,9 @@ export interface LevelReport {
   /** Why the outcome is not pass, one sentence each. */
   reasons: string[];
   previous: PreviousLevel | null;
+  /** The level's jobs (exploration, then Monte Carlo) and where each ran; empty in reports older than version 3. */
+  ranOn: RanOn[];
+  /** Seconds of its jobs together. */
   seconds: number;
 }
 
@@ -165,9 +182,10 @@ export interface GameReport {
   tutorialLevels: number;
   levels: LevelReport[];
   qualification: QualificationReport | null;
-  /** An error that stopped this game's sweep (the levels before it are kept). */
+  /** Jobs of this game that failed (not a game fault, which is a level's finding), one after another; the levels whose jobs finished are kept. */
   error: string | null;
   outcome: Outcome;
+  /** Seconds of its jobs together. */
   seconds: number;
 }
 
@@ -199,7 +217,11 @@ export interface SweepReport {
   seconds: number;
   /** running: written after a finished game while others remain (a killed sweep leaves this). */
   status: 'running' | 'complete' | 'interrupted';
-  settings: { games: string[]; budget: Budget; workers: number; policy: Policy; threshold: number; seed: number };
+  /**
+   * workers: threads per job; null when the jobs ran on queue workers, each with its own count (each
+   * level's explore.workers says). queue: the Redis URL the jobs went through (no password), null for a local sweep.
+   */
+  settings: { games: string[]; budget: Budget; workers: number | null; policy: Policy; threshold: number; seed: number; queue: string | null };
   baseline: { path: string; startedAt: string } | null;
   /** The sweep history file; null when the sweep keeps none. */
   history: HistoryInfo | null;
@@ -215,6 +237,7 @@ const probability = num({ min: 0, max: 1 });
 const outcome = oneOf('pass', 'fail', 'inconclusive');
 const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped');
 const actionPath = obj({ length: count, actions: arr(str) });
+const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
 const regime = obj({ status: regimeStatus, steps: count, wins: nullable(count), findings: count, seconds: num({ min: 0 }) });
 
 const exploreSchema = obj({
@@ -271,6 +294,7 @@ const qualificationSchema = obj({
   seconds: num({ min: 0 }),
   levels: arr(obj({ level: int({ min: 1 }), tutorial: bool, regimes: obj({ random1: regime, random2: nullable(regime), fuzz: regime, playback: regime }) })),
   findings: arr(obj({ regime: str, check: str, level: count, severity: oneOf('fail', 'warn'), message: str, actions: arr(str), reproduction: nullable(str) })),
+  ranOn: nullable(ranOn),
 });
 
 const monteCarloSchema = obj({
@@ -307,6 +331,7 @@ const levelSchema = obj({
     pWin: nullable(obj({ lower: probability, upper: probability })),
     crashed: bool,
   })),
+  ranOn: arr(ranOn),
   seconds: num({ min: 0 }),
 });
 
@@ -334,10 +359,11 @@ export const REPORT_SCHEMA: Schema = obj({
   settings: obj({
     games: arr(str),
     budget: obj({ nodes: int({ min: 1 }), seconds: num({ min: 0 }), stepsScale: num({ min: 0 }), randomSteps: count }),
-    workers: int({ min: 1 }),
+    workers: nullable(int({ min: 1 })),
     policy: oneOf('available', 'reference'),
     threshold: num({ min: 0, max: 1 }),
     seed: count,
+    queue: nullable(str),
   }),
   baseline: nullable(obj({ path: str, startedAt: str })),
   history: nullable(obj({ path: str, earlierRuns: count, previousRun: nullable(str), warning: nullable(str) })),
@@ -361,8 +387,8 @@ export function parseReport(text: string, where = 'report'): SweepReport {
     throw new Error(`${where} is not JSON: ${(err as Error).message}`);
   }
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (!READABLE_VERSIONS.includes(version as number)) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads versions ${READABLE_VERSIONS.join(' and ')}`);
-  if (version === 1) upgrade(value as Record<string, unknown>);
+  if (!READABLE_VERSIONS.includes(version as number)) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads versions ${READABLE_VERSIONS.slice(0, -1).join(', ')} and ${READABLE_VERSIONS[READABLE_VERSIONS.length - 1]}`);
+  if (version === 1 || version === 2) upgrade(value as Record<string, unknown>, version);
   fillAdded(value as Record<string, unknown>);
   const errors = validateReport(value);
   if (errors.length > 0) throw new Error(`${where} is not a valid report: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`);
@@ -387,18 +413,25 @@ function fillAdded(report: Record<string, unknown>): void {
 }
 
 /**
- * A version-1 report as version 2: the fields version 2 added are read as null (no history, no
- * hashes), and each level's `previous` as null, since version 1 recorded it in another shape. The
- * result serves as a baseline: what a baseline contributes is its own levels' numbers.
+ * An older report as the current version. Version 2 added the history, the hashes and the new
+ * shape of `previous`: a version-1 report reads them as null, and each level's `previous` as null,
+ * since version 1 recorded it in another shape. Version 3 added where each job ran (`ranOn`) and the
+ * queue: read as none. The result serves as a baseline: what a baseline contributes is its own
+ * levels' numbers.
  */
-function upgrade(report: Record<string, unknown>): void {
+function upgrade(report: Record<string, unknown>, version: 1 | 2): void {
   report.schemaVersion = SCHEMA_VERSION;
   report.history ??= null;
+  const settings = report.settings as Record<string, unknown> | undefined;
+  if (settings && typeof settings === 'object') settings.queue ??= null;
   for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
     game.contentHash ??= null;
+    const q = game.qualification as Record<string, unknown> | null | undefined;
+    if (q && typeof q === 'object') q.ranOn ??= null;
     for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
       level.startHash ??= null;
-      level.previous = null;
+      level.ranOn ??= [];
+      if (version === 1) level.previous = null;
     }
   }
 }

@@ -97,5 +97,6 @@ export function qualificationReport(q: QualifyResult): QualificationReport {
       },
     })),
     findings: q.findings.map((f) => ({ regime: f.regime, check: f.check, level: f.level, severity: f.severity, message: f.message, actions: [...f.actions], reproduction: f.reproduction ?? null })),
+    ranOn: null,
   };
 }

@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GameAction, parseAction } from '../engine/actions.js';
@@ -43,6 +44,13 @@ describe('sweep outcomes', () => {
     expect(report.summary).toMatchObject({ games: 1, levels: 6, fail: 1, pass: 5, crashes: 0 });
     expect(readdirSync(out).sort()).toEqual(['assets', 'games', 'index.html', 'report.json', 'report.md']);
     expect(readReport(out)).toEqual(JSON.parse(JSON.stringify(report)));
+    // a local sweep runs every job here, and says so
+    expect(report.settings).toMatchObject({ workers: 1, queue: null });
+    for (const level of game.levels) {
+      expect(level.ranOn.map((r) => [r.stage, r.machine, r.worker])).toEqual(['explore', 'monte-carlo'].map((stage) => [stage, hostname(), `${hostname()}:${process.pid}`]));
+      expect(level.seconds).toBeCloseTo(level.ranOn[0].seconds + level.ranOn[1].seconds, 9);
+    }
+    expect(game.qualification!.ranOn).toMatchObject({ stage: 'qualify', worker: `${hostname()}:${process.pid}` });
   });
 
   it('passes when every level is below the threshold and qualification passes', async () => {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { readBaseline } from '../../report/index.js';
 import { headline } from '../../report/index.js';
@@ -7,6 +7,7 @@ import { levelLine } from '../../report/index.js';
 import { REPORT_FILES } from '../../report/index.js';
 import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
+import { parseRedisUrl, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
 import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
@@ -27,8 +28,14 @@ Options:
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
-  --workers K          worker threads (default: all cores)
+  --workers K          worker threads (default: all cores; with --queue each worker's own)
   --out DIR            report folder (default: reports/<start time>)
+  --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
+                       this Redis (BullMQ) instead of here; this process plans, collects and
+                       writes the same reports and history
+  --shared DIR         with --queue: the folder the workers write level artefacts and
+                       reproductions under (a folder per job), shared with them (default: jobs/
+                       beside the report folder)
   --baseline FILE      an earlier report.json: regressions against it are flagged (instead
                        of against the previous night in the history)
   --history FILE       the sweep history, SQLite (default: history.sqlite beside the report
@@ -54,6 +61,8 @@ const command: Command = {
       budget: { type: 'string' },
       workers: { type: 'string' },
       out: { type: 'string' },
+      queue: { type: 'string' },
+      shared: { type: 'string' },
       baseline: { type: 'string' },
       history: { type: 'string' },
       'no-history': { type: 'boolean' },
@@ -69,6 +78,9 @@ const command: Command = {
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
     if (games?.length === 0) throw new InputError('--games needs at least one game');
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget) : { ...DEFAULT_BUDGET };
+    const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue) : undefined;
+    if (target && v.workers !== undefined) throw new InputError('--workers does not apply with --queue: each arcgraph worker takes its own --workers');
+    if (!target && v.shared !== undefined) throw new InputError('--shared needs --queue');
     const workers = workersOption(v, 'sweep') ?? defaultWorkers();
     if (v['no-history'] && typeof v.history === 'string') throw new InputError('--history and --no-history: give one of them');
     let baseline;
@@ -84,13 +96,19 @@ const command: Command = {
     const outExisted = existsSync(asked);
     const out = outputDirOption({ out: asked }, 'out')!;
     const history = v['no-history'] ? undefined : resolve(typeof v.history === 'string' ? v.history : defaultHistoryPath(out));
+    const askedShared = typeof v.shared === 'string' ? v.shared : join(dirname(out), 'jobs');
+    const sharedExisted = existsSync(askedShared);
+    const shared = target ? outputDirOption({ shared: askedShared }, 'shared')! : undefined;
 
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
-    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${workers} workers`);
+    const where = target ? `jobs through ${target.display} (shared folder ${shared})` : `${workers} workers`;
+    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${where}`);
     say(`reports: ${out}${history ? `; history: ${history}` : ''}`);
-    const onEvent = (event: SweepEvent): void => {
+    const onEvent = (event: SweepEvent | QueueSweepEvent): void => {
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
+      if (event.kind === 'queued') say(`queued ${event.jobs} jobs (${event.reused} done before, reused); waiting for workers`);
+      if (event.kind === 'job') say(`  ${event.job.game} ${event.job.level === null ? '' : `level ${event.job.level} `}${event.job.stage}: ${event.state} ${event.detail}`.trimEnd());
       // a history problem is one warning on stderr, whatever the output mode
       if (event.kind === 'warning') console.error(`arcgraph sweep: warning: ${event.message}`);
       if (event.kind !== 'game') return;
@@ -105,10 +123,13 @@ const command: Command = {
     try {
       let report;
       try {
-        report = await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent });
+        report = target
+          ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent })
+          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
         if (!outExisted) rmEmptyDir(out);
+        if (shared && !sharedExisted) rmEmptyDir(shared);
         throw err;
       }
       for (const r of report.regressions) say(`REGRESSION ${r.kind}: ${r.message}`);

@@ -46,6 +46,7 @@ function numbers(level: LevelReport): string {
     ['Since last night', formatChange(level)],
     ['Start-state hash', level.startHash ?? '—'],
     ['Time', `${level.seconds.toFixed(2)} s${e ? `, ${grouped(Math.round(e.transitionsPerSecond))} transitions/s on ${e.workers} worker${e.workers === 1 ? '' : 's'}` : ''}`],
+    ['Ran on', level.ranOn.length > 0 ? level.ranOn.map((r) => `${r.stage} on ${r.worker} (${r.seconds.toFixed(2)} s)`).join('; ') : '—'],
   ];
   return `<table class="numbers">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
 }
