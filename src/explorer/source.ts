@@ -67,6 +67,8 @@ export interface OpenedLevel extends OpenedGame {
 /** Resolves a game source and picks its worker count (1 for a game object: no module to load in a thread). */
 export async function openGame(source: GameSource, workers?: number): Promise<OpenedGame> {
   if (source instanceof PythonGame) return { game: source, python: source, workers: workerCount(workers) };
+  // A real ARC game as the sweep carries it: its game object, its .py file as its module.
+  if (typeof source === 'object' && 'game' in source && source.game instanceof PythonGame) return { game: source.game, python: source.game, workers: workerCount(workers) };
   if (typeof source === 'string') {
     const resolved = await resolveGame(source);
     if (resolved instanceof PythonGame) return { game: resolved, python: resolved, workers: workerCount(workers) };

@@ -3,7 +3,7 @@
  * sweep reads, the call itself, and how one level's regimes sum up to one status.
  */
 import type { Policy } from '../analysis/index.js';
-import type { ResolvedGame } from '../explorer/index.js';
+import type { LoadedGame } from '../suite/index.js';
 import type { QualifyResult, RegimeStatus } from '../qualify/index.js';
 
 export type { Finding, QualifyResult, RegimeOutcome, RegimeStatus } from '../qualify/index.js';
@@ -20,7 +20,7 @@ export interface SweepQualifyOptions {
 }
 
 /** Qualifies every level of a game; the sweep calls it once per game. */
-export type Qualifier = (source: ResolvedGame, options: SweepQualifyOptions) => Promise<QualifyResult>;
+export type Qualifier = (source: LoadedGame, options: SweepQualifyOptions) => Promise<QualifyResult>;
 
 /** The real qualification (loaded on demand: the sweep pays for its imports only when it runs). */
 export const qualifyGame: Qualifier = async (source, options) => (await import('../qualify/index.js')).qualify(source, options);

@@ -2,14 +2,15 @@ import { ACTION_NAMES } from '../../engine/index.js';
 import type { Game } from '../../engine/index.js';
 import { InputError } from '../../errors.js';
 import { loadGame, suiteIds } from '../../suite/index.js';
-import { arcGamesDir, arcGamesIn, openPythonGame } from '../../python/index.js';
+import { arcGamesIn, openPythonGame } from '../../python/index.js';
 import { parse, PYTHON_OPTIONS, pythonOptions } from '../args.js';
+import { textTable } from '../table.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph games [--arc-games DIR] [--json]
 
-Lists the games of the suite (games/index.ts), or with --arc-games (or ARCGRAPH_ARC_GAMES) the real
-ARC-AGI-3 games of an environment_files tree: id, title, levels, tutorial levels, actions.
+Lists the games of the suite (games/index.ts), or with --arc-games the real ARC-AGI-3 games of an
+environment_files tree: id, title, levels, tutorial levels, actions.
   --arc-games DIR  an environment_files tree (<id>/<version>/<id>.py beside metadata.json)
   --python PATH    the Python interpreter of ARC games (default python3; the engine from its
                    packages or ARCGRAPH_ARC_ENGINE)
@@ -42,8 +43,7 @@ export function summarize(game: Game): GameSummary {
 export function gamesTable(summaries: readonly GameSummary[]): string {
   if (summaries.length === 0) return 'No games in the suite (games/index.ts lists none).';
   const rows = [['ID', 'TITLE', 'LEVELS', 'TUTORIAL', 'ACTIONS'], ...summaries.map((s) => [s.id, s.title, String(s.levels), String(s.tutorialLevels), s.actions.join(' ')])];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ')).join('\n');
+  return textTable(rows);
 }
 
 const command: Command = {
@@ -57,7 +57,7 @@ const command: Command = {
     if (p.positionals.length > 0) throw new InputError(`games takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
     const summaries: GameSummary[] = [];
     const python = pythonOptions(p.values);
-    const dir = python.arcGames ?? arcGamesDir();
+    const dir = python.arcGames;
     if (dir !== undefined) {
       const folders = arcGamesIn(dir);
       if (folders.length === 0) throw new InputError(`no ARC games in ${dir} (an environment_files tree: <id>/<version>/<id>.py)`);

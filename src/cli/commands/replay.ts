@@ -1,5 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { gameOf as theGame, resolveGame } from '../../explorer/index.js';
 import type { PythonGame, PythonGameOptions } from '../../python/index.js';
@@ -7,7 +5,7 @@ import type { LoadedGame } from '../../suite/index.js';
 import { readRecording, type Recording } from '../../recording/index.js';
 import { replayRecording } from '../../recording/index.js';
 import { writeRecordingLines } from '../../recording/index.js';
-import { onePositional, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
+import { onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph replay <recording.jsonl> [--game <id-or-module>] [--out FILE] [--json]
@@ -39,12 +37,6 @@ async function gameOf(recording: Recording, ref: string | undefined, python: Pyt
   return loaded;
 }
 
-function checkOutPath(path: string): void {
-  const dir = dirname(resolve(path));
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`--out: no such folder ${dir}`);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new InputError(`--out: ${path} is a folder`);
-}
-
 const command: Command = {
   summary: 'replay a recording (either style), verify it step by step, name the first divergence',
   async run(argv) {
@@ -54,8 +46,7 @@ const command: Command = {
       return 0;
     }
     const file = onePositional(p, 'recording file', 'replay');
-    const out = p.values.out as string | undefined;
-    if (out !== undefined) checkOutPath(out);
+    const out = outputFileOption(p.values, 'out');
     const recording = readRecording(file);
     const resolved = await gameOf(recording, p.values.game as string | undefined, pythonOptions(p.values));
     const game = theGame(resolved);
