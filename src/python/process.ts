@@ -53,9 +53,14 @@ class Heartbeat {
     this.since = now;
   }
 
+  /** Removes the file's name (the open descriptors keep it readable). */
+  unlink(): void {
+    rmSync(this.path, { force: true });
+  }
+
   close(): void {
     closeSync(this.fd);
-    rmSync(this.path, { force: true });
+    this.unlink();
   }
 }
 
@@ -102,6 +107,12 @@ export class PythonProcess {
     this.hello = new Promise<Message>((resolve, reject) => ((helloDone = resolve), (helloFail = reject)));
     this.hello.catch(() => undefined);
     this.pending.set(0, { resolve: (m) => helloDone!(m), reject: (e) => helloFail!(e), op: 'hello' });
+    // Once the host has mapped its heartbeat file (by its hello), the name is not needed: both ends
+    // hold it open, and nothing is left in the temp folder whatever becomes of either process.
+    this.hello.then(
+      () => this.heartbeat?.unlink(),
+      () => this.heartbeat?.unlink(),
+    );
     this.child.stdout!.on('data', (chunk: Buffer) => {
       let messages: Message[];
       try {
