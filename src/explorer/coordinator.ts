@@ -5,6 +5,7 @@ import { StepOutcome, type ExpandResult } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
 import { openLevel, type GameSource, type OpenedLevel } from './source.js';
+import type { PythonExploreInfo } from '../python/index.js';
 import { Store } from './store.js';
 
 export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted';
@@ -52,6 +53,8 @@ export interface ExploreResult extends GraphMeasures {
   transitionsPerSecond: number;
   storeBytes: number;
   bytesPerState: number;
+  /** A real ARC game (Python): how its level started, its identity, how clicks were expanded. */
+  python?: PythonExploreInfo;
 }
 
 /** A game step threw: where, and the action sequence from the level's reset state that reproduces it. */
@@ -126,8 +129,8 @@ class Coordinator {
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
     this.workers = options.expander?.workers ?? opened.workers;
     this.expander = options.expander ?? opened.expander();
-    this.targetSteps = options.batchSteps ?? 32_768;
-    this.stepsPerState = Math.max(1, this.game.actions.length);
+    this.targetSteps = options.batchSteps ?? opened.batchSteps ?? 32_768;
+    this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
   }
 
   private stop(reason: StopReason): void {
@@ -260,6 +263,7 @@ class Coordinator {
       transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
       storeBytes: store.bytes,
       bytesPerState: store.bytes / graph.nodeCount,
+      ...this.opened.describe?.(),
     };
     return { result, graph };
   }
