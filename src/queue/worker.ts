@@ -103,7 +103,8 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     const { job, shared } = bull.data;
     emit({ kind: 'started', job, attempt: bull.attemptsMade + 1 });
     const started = performance.now();
-    let lastProgress = 0;
+    // the first report of a job always goes out (performance.now() starts near 0 in a young thread)
+    let lastProgress = -Infinity;
     const onProgress = (p: JobProgress): void => {
       const now = performance.now();
       if (now - lastProgress < 1000) return;
