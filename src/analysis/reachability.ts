@@ -1,5 +1,5 @@
 import { codeName } from '../engine/index.js';
-import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
+import { edgeAction, NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
 
 /** The graph's edges reversed, in CSR form: the predecessors of v are revSource[revStart[v] .. revStart[v+1]-1]. */
 export interface ReverseEdges {
@@ -111,7 +111,7 @@ export interface ActionPath {
 /** The shortest action sequence from the root to `node` (which the search reached). */
 export function pathTo(graph: StateGraph, search: RootSearch, node: number): ActionPath {
   const actions: string[] = [];
-  for (let v = node; search.from[v] >= 0; v = search.from[v]) actions.push(codeName(graph.edgeAction[search.viaEdge[v]]));
+  for (let v = node; search.from[v] >= 0; v = search.from[v]) actions.push(codeName(edgeAction(graph, search.viaEdge[v])));
   actions.reverse();
   return { length: actions.length, actions };
 }

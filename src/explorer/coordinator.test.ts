@@ -9,7 +9,7 @@ import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../suite/loader.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { bfsPath } from '../graph/index.js';
+import { bfsPath, depthOf } from '../graph/index.js';
 import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { exportGraph } from '../graph/graphology.js';
@@ -180,7 +180,7 @@ describe('explore', () => {
       for (const code of bfsPath(graph, u)) s = loaded.game.step(s, code < 8 ? { id: code as GameAction } : parseAction(`6@${(code - 8) % 64},${Math.floor((code - 8) / 64)}`));
       const fp = fingerprint(loaded.game.encode(s));
       expect([fp.lo, fp.hi]).toEqual([graph.fingerprintLo![u], graph.fingerprintHi![u]]);
-      expect(graph.depth[u]).toBe(bfsPath(graph, u).length);
+      expect(depthOf(graph, u)).toBe(bfsPath(graph, u).length);
     }
   });
 
@@ -227,7 +227,7 @@ describe('explore', () => {
       expect(g.order).toBe(graph.nodeCount);
       expect(g.size).toBe(graph.edgeCount);
       for (let u = 0; u < graph.nodeCount; u++) {
-        expect(g.getNodeAttribute(String(u), 'depth')).toBe(graph.depth[u]);
+        expect(g.getNodeAttribute(String(u), 'depth')).toBe(depthOf(graph, u));
         const out = g.outNeighbors(String(u)).map(Number).sort((x, y) => x - y);
         const expected = [...new Set(graph.edgeTarget.subarray(graph.edgeStart[u], graph.edgeStart[u + 1]))].sort((x, y) => x - y);
         expect(out).toEqual(expected);

@@ -2,9 +2,13 @@
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
+import { CLAIMED, type SharedTable } from './shared-table.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
 export const StepOutcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
+
+/** Set on a pending successor's outcome when the batch found it claimed by another (not claimed it itself). */
+export const FOUND = 0x80;
 
 /** A batch of frontier states to expand: their canonical bytes back to back. */
 export interface ExpandTask {
@@ -161,14 +165,98 @@ class Records {
   }
 }
 
-/** Expands every state of the batch over every available action (clicks over their classes). */
-export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
+/**
+ * The successors of a batch after claiming them in the shared fingerprint table (see
+ * shared-table.ts): each record's target is a node id where the table already had one, else a
+ * pending successor, which the coordinator numbers when it merges the batch (the first record in
+ * canonical order to reach a state numbers it). What an expander whose kernel runs outside
+ * JavaScript returns (an ExpandResult) becomes one of these through `claimBatch` (claim.ts).
+ */
+export interface ClaimedBatch {
+  /** States of the batch expanded: all of them, unless the table reached its limit (`full`). */
+  expanded: number;
+  steps: Uint32Array;
+  recordEnds: Uint32Array;
+  keys: Uint8Array;
+  cells: Uint16Array;
+  action: Uint16Array;
+  /** Per record: the target's node id (>= 0), or -1 - p for pending successor p. */
+  node: Int32Array;
+  /** Pending successors: table slot (in generation `generation`), fingerprint halves, outcome (| FOUND when another batch claimed it). */
+  slot: Int32Array;
+  lo: Uint32Array;
+  hi: Uint32Array;
+  outcome: Uint8Array;
+  /** Canonical bytes of the playing pending successors back to back, and each one's end offset. */
+  bytes: Uint8Array;
+  bytesEnd: Uint32Array;
+  generation: number;
+  /** The table reached its limit before state `expanded`: the rest is to be expanded again once it has grown. */
+  full?: boolean;
+  error?: ExpandResult['error'];
+}
+
+/** Pending successors of a batch, in growing typed arrays. */
+export class PendingSuccessors {
+  count = 0;
+  slot = new Int32Array(256);
+  lo = new Uint32Array(256);
+  hi = new Uint32Array(256);
+  outcome = new Uint8Array(256);
+  bytesEnd = new Uint32Array(256);
+  bytes = new Uint8Array(8192);
+  bytesLength = 0;
+
+  /** Adds one and returns its index. */
+  add(slot: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
+    if (this.count === this.slot.length) {
+      this.slot = doubled(this.slot);
+      this.lo = doubled(this.lo);
+      this.hi = doubled(this.hi);
+      this.outcome = doubled(this.outcome);
+      this.bytesEnd = doubled(this.bytesEnd);
+    }
+    const p = this.count++;
+    this.slot[p] = slot;
+    this.lo[p] = lo;
+    this.hi[p] = hi;
+    this.outcome[p] = outcome;
+    if (bytes) {
+      if (this.bytesLength + bytes.length > this.bytes.length) {
+        const next = new Uint8Array(Math.max(2 * this.bytes.length, this.bytesLength + bytes.length));
+        next.set(this.bytes.subarray(0, this.bytesLength));
+        this.bytes = next;
+      }
+      this.bytes.set(bytes, this.bytesLength);
+      this.bytesLength += bytes.length;
+    }
+    this.bytesEnd[p] = this.bytesLength;
+    return p;
+  }
+}
+
+function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
+  const next = new (a.constructor as new (n: number) => T)(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+/**
+ * The kernel: expands every state of the batch over every available action (clicks over their
+ * classes). With a table, each successor no earlier state of the batch reached is claimed there at
+ * once (a node id, or pending); without one, it is left for the coordinator to look up (-1).
+ */
+function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined) {
   const n = task.ends.length;
   const steps = new Uint32Array(n);
   const recordEnds = new Uint32Array(n);
   const rec = new Records(Math.max(16, n * game.actions.length));
+  const pending = table ? new PendingSuccessors() : undefined;
   const fp: Fingerprint = { lo: 0, hi: 0 };
+  const clicks = game.actions.includes(GameAction.ACTION6);
+  const keyMoves = game.actions.length - (clicks ? 1 : 0);
   let error: ExpandResult['error'];
+  let full = false;
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
@@ -187,28 +275,39 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
       else rec.keys[r] |= 1 << a.id;
       return;
     }
-    let node: number;
-    let o: number;
+    const keys = cellCount ? 0 : 1 << a.id;
     if (r >= 0) {
-      // An earlier state of this batch reached it: point at the record the coordinator resolves.
-      node = rec.node[r] === -1 ? -2 - r : rec.node[r];
-      o = rec.outcome[r];
-    } else {
-      node = -1;
-      const status = game.status(next);
-      o = status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
+      // An earlier state of this batch reached it: its record says what it is.
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], pending || rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
+      return;
     }
-    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === StepOutcome.PLAYING && node === -1 ? bytes : null);
+    const id = table ? table.claim(fp.lo, fp.hi) : -1;
+    if (id >= 0) {
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, id, null);
+      return;
+    }
+    const status = game.status(next);
+    const o = status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
+    const playing = o === StepOutcome.PLAYING ? bytes : null;
+    if (pending) rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1 - pending.add(table!.slot, fp.lo, fp.hi, id === CLAIMED ? o : o | FOUND, playing), null);
+    else rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, playing);
   };
 
   let start = 0;
-  for (let s = 0; s < n; s++) {
+  let s = 0;
+  for (; s < n; s++) {
     const end = task.ends[s];
     first = rec.count;
     let current: Action = KEY_ACTIONS[0];
     let taken = 0;
     try {
       state = game.decode(task.states.subarray(start, end));
+      const classes = clicks ? clickClasses(game, state) : undefined;
+      // Room in the table for every successor this state may claim, or stop here until it grows.
+      if (table && !table.reserve(keyMoves + (classes?.length ?? 0))) {
+        full = true;
+        break;
+      }
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
@@ -216,7 +315,7 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
           visit(current, 0);
           continue;
         }
-        for (const c of clickClasses(game, state)) {
+        for (const c of classes!) {
           current = { id: GameAction.ACTION6, x: c.x, y: c.y };
           taken++;
           visit(current, c.cells);
@@ -231,7 +330,13 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     recordEnds[s] = rec.count;
     start = end;
   }
+  table?.release();
+  return { steps, recordEnds, rec, pending, error, full, expanded: error ? error.state : s };
+}
 
+/** Expands every state of the batch over every available action (clicks over their classes). */
+export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
+  const { steps, recordEnds, rec, error } = expandStates(game, task, undefined);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -246,6 +351,32 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     bytes: rec.bytes.subarray(0, rec.bytesLength),
     bytesEnd: rec.bytesEnd.subarray(0, r),
   };
+  if (error) result.error = error;
+  return result;
+}
+
+/** Expands the batch and claims its successors in the shared table (a JavaScript worker's whole job). */
+export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable): ClaimedBatch {
+  const { steps, recordEnds, rec, pending, error, full, expanded } = expandStates(game, task, table);
+  const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
+  const p = pending!;
+  const result: ClaimedBatch = {
+    expanded,
+    steps: steps.subarray(0, expanded),
+    recordEnds: recordEnds.subarray(0, expanded),
+    keys: rec.keys.subarray(0, r),
+    cells: rec.cells.subarray(0, r),
+    action: rec.action.subarray(0, r),
+    node: rec.node.subarray(0, r),
+    slot: p.slot.subarray(0, p.count),
+    lo: p.lo.subarray(0, p.count),
+    hi: p.hi.subarray(0, p.count),
+    outcome: p.outcome.subarray(0, p.count),
+    bytes: p.bytes.subarray(0, p.bytesLength),
+    bytesEnd: p.bytesEnd.subarray(0, p.count),
+    generation: table.generation,
+  };
+  if (full) result.full = true;
   if (error) result.error = error;
   return result;
 }

@@ -1,15 +1,22 @@
 /** Where expansion batches run: the shared worker pool, or this thread. */
 import type { Game } from '../engine/index.js';
 import { sharedPool } from '../parallel/index.js';
-import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import type { TableHandle } from './shared-table.js';
 import { packMessage, unpackMessage } from './wire.js';
 
-/** Runs expansion batches somewhere: a worker pool, or this thread. */
+/**
+ * Runs expansion batches somewhere: a worker pool, this thread, or (issue 13) processes that
+ * cannot share memory. `run` returns the successors by fingerprint (ExpandResult) and the
+ * coordinator claims them in the shared table itself (claimBatch); an expander whose workers can
+ * reach the table also has `runAndClaim`, which claims them in the worker.
+ */
 export interface Expander {
   readonly workers: number;
   /** False while the pool's threads are still starting (the coordinator expands on its own thread meanwhile). */
   readonly ready: boolean;
   run(task: ExpandTask): Promise<ExpandResult>;
+  runAndClaim?(task: ExpandTask, table: TableHandle): Promise<ClaimedBatch>;
 }
 
 /**
@@ -22,7 +29,11 @@ export function poolExpander(workers: number, module: string, level: number): Ex
   const pool = sharedPool('expand', workers);
   const run = async (task: ExpandTask): Promise<ExpandResult> => {
     const buffer = packMessage(task);
-    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>(buffer, { transferList: [buffer] }));
+    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>({ buffer }, { transferList: [buffer] }));
+  };
+  const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => {
+    const buffer = packMessage(task);
+    return unpackMessage<ClaimedBatch>(await pool.run<ArrayBuffer>({ buffer, table }, { transferList: [buffer] }));
   };
   let failed = false;
   if (!pool.started) {
@@ -34,6 +45,7 @@ export function poolExpander(workers: number, module: string, level: number): Ex
       return pool.started || failed;
     },
     run,
+    runAndClaim,
   };
 }
 

@@ -1,80 +1,107 @@
-/** The explorer's graph under construction: fingerprint table, node arrays and CSR edges that grow in place. */
+/** The explorer's graph under construction: node flags, BFS layers and CSR edges in typed arrays reserved once. */
 import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { PlayerAction } from '../engine/index.js';
-import { FingerprintTable } from './table.js';
 
-/** Growth factor of the typed arrays: 1.5 keeps the unused tail to a quarter on average. */
-const GROW = 1.5;
+/** Typed arrays hold at most 2^32 elements: the most edges a graph can have (edge offsets are Uint32). */
+export const MAX_EDGES = 2 ** 32 - 1;
 
-function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.ceil(a.length * GROW), 1024));
-  next.set(a);
-  return next;
+/**
+ * A zero-filled typed array of `length` elements, or of fewer when the system refuses that much
+ * address space (halving down to `min`). Its memory is committed by the system only as it is
+ * written, so reserving for the largest graph the memory budget allows costs nothing up front
+ * and the arrays never grow by copying (no 2.5x peak while one is copied into a larger one).
+ */
+export function reserve<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(make: (n: number) => T, length: number, min = 1024): T {
+  for (let n = length; ; n = Math.max(min, Math.floor(n / 2))) {
+    try {
+      return make(n);
+    } catch (err) {
+      if (!(err instanceof RangeError) || n <= min) throw err;
+    }
+  }
+}
+
+export interface StoreCapacity {
+  nodes: number;
+  edges: number;
+  /** The game has ACTION6: edges keep their click-cell count and their first action code. */
+  clicks: boolean;
 }
 
 /**
- * The explorer's compact store: nodes keyed by 64-bit fingerprint in a hash table of node ids
- * (table.ts), per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
- * arrays appended as nodes are expanded in id order. About 35 bytes a node plus 9 an edge.
+ * Nodes are numbered in breadth-first order, so a node's depth is its layer (layerStart) and its
+ * BFS parent is the first node of the layer before with an edge into it: neither is stored. Per
+ * node: flags (1 byte) and the first edge (4); per edge: target (4) and keyboard-action bits (1),
+ * plus click cells and first action (2 + 2) for click games.
  */
 export class Store {
   nodeCount = 0;
   edgeCount = 0;
-  /** Fingerprint -> node id. */
-  readonly table: FingerprintTable;
-  fpLo = new Uint32Array(1024);
-  fpHi = new Uint32Array(1024);
-  depth = new Uint32Array(1024);
-  parent = new Int32Array(1024);
-  parentAction = new Uint16Array(1024);
-  flags = new Uint8Array(1024);
-  /** First edge of each expanded node (filled in for the others by `graph()`). */
-  edgeStart = new Int32Array(1025);
-  edgeTarget = new Int32Array(4096);
-  edgeKeys = new Uint8Array(4096);
-  edgeCells = new Uint16Array(4096);
-  edgeAction = new Uint16Array(4096);
+  readonly flags: Uint8Array;
+  /** First edge of each expanded node (filled in for the others by `graph()`); one more entry than nodes. */
+  readonly edgeStart: Uint32Array;
+  readonly edgeTarget: Int32Array;
+  readonly edgeKeys: Uint8Array;
+  /** Click cells and first action code of each edge: click games only (keyboard edges derive their action from the keys). */
+  readonly edgeCells?: Uint16Array;
+  readonly edgeAction?: Uint16Array;
+  /** Layer d is nodes layerStart[d] .. layerStart[d + 1] - 1; `layers` of them, the last open. */
+  private layerStart = new Uint32Array(64);
+  layers = 0;
+  readonly nodeCapacity: number;
+  readonly edgeCapacity: number;
 
-  /** The node with this fingerprint, or -1. */
-  find(lo: number, hi: number): number {
-    return this.table.find(lo, hi);
+  constructor(capacity: StoreCapacity) {
+    this.flags = reserve((n) => new Uint8Array(n), capacity.nodes);
+    this.edgeStart = reserve((n) => new Uint32Array(n), this.flags.length + 1);
+    this.nodeCapacity = Math.min(this.flags.length, this.edgeStart.length - 1);
+    this.edgeTarget = reserve((n) => new Int32Array(n), Math.min(capacity.edges, MAX_EDGES));
+    this.edgeKeys = reserve((n) => new Uint8Array(n), this.edgeTarget.length);
+    let edges = Math.min(this.edgeTarget.length, this.edgeKeys.length);
+    if (capacity.clicks) {
+      this.edgeCells = reserve((n) => new Uint16Array(n), edges);
+      this.edgeAction = reserve((n) => new Uint16Array(n), edges);
+      edges = Math.min(edges, this.edgeCells.length, this.edgeAction.length);
+    }
+    this.edgeCapacity = edges;
   }
 
-  /** The node with this fingerprint, or a negative code for `add` (FingerprintTable.lookup). */
-  lookup(lo: number, hi: number): number {
-    return this.table.lookup(lo, hi);
-  }
-
-  /**
-   * Adds a node (the caller checked it is new) and returns its id. `missing` is what `lookup`
-   * returned for it, when no node was added since.
-   */
-  add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number, missing?: number): number {
+  /** Adds a node at `depth` (the last layer or a new one after it) and returns its id. */
+  addNode(flags: number, depth: number): number {
     const id = this.nodeCount++;
-    if (id >= this.fpLo.length) this.growNodes(id + 1);
-    this.fpLo[id] = lo;
-    this.fpHi[id] = hi;
-    this.depth[id] = depth;
-    this.parent[id] = parent;
-    this.parentAction[id] = parentAction;
+    if (depth === this.layers) {
+      if (this.layers + 1 >= this.layerStart.length) {
+        const next = new Uint32Array(2 * this.layerStart.length);
+        next.set(this.layerStart);
+        this.layerStart = next;
+      }
+      this.layerStart[this.layers++] = id;
+    } else if (depth !== this.layers - 1) {
+      throw new Error(`node ${id} at depth ${depth} breaks breadth-first order (last layer ${this.layers - 1})`);
+    }
     this.flags[id] = flags;
-    this.table.insert(id, lo, hi, missing);
     return id;
   }
 
-  /**
-   * `expectedNodes` (a node limit, when there is one) sizes the arrays and the table up front, so
-   * the search does not pause to grow and rehash them.
-   */
-  constructor(expectedNodes?: number) {
-    const nodes = expectedNodes === undefined ? 0 : Math.min(expectedNodes, 1 << 25);
-    this.table = new FingerprintTable(nodes);
-    if (nodes > 0) this.growNodes(nodes);
+  /** The layer (BFS depth) of node u. */
+  depthOf(u: number): number {
+    let lo = 0;
+    let hi = this.layers - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.layerStart[mid] <= u) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The first node of layer d (nodeCount past the last). */
+  layerFirst(d: number): number {
+    return d < this.layers ? this.layerStart[d] : this.nodeCount;
   }
 
   /**
-   * Appends the edges of newly expanded nodes (the next in id order), all in one copy: node
+   * Appends the edges of newly expanded nodes (the next in id order), a column at a time: node
    * ids[i] has the records recordEnds[i - 1] .. recordEnds[i] of the given arrays as its edges.
    */
   addExpanded(ids: Int32Array, recordEnds: Uint32Array, target: Int32Array, keys: Uint8Array, cells: Uint16Array, action: Uint16Array): void {
@@ -84,59 +111,44 @@ export class Store {
       this.flags[ids[i]] |= NodeFlag.EXPANDED;
     }
     const count = ids.length > 0 ? recordEnds[ids.length - 1] : 0;
-    const need = base + count;
-    if (need > this.edgeTarget.length) {
-      this.edgeTarget = grown(this.edgeTarget, need);
-      this.edgeKeys = grown(this.edgeKeys, need);
-      this.edgeCells = grown(this.edgeCells, need);
-      this.edgeAction = grown(this.edgeAction, need);
-    }
+    if (base + count > this.edgeCapacity) throw new Error(`edge store full: ${base + count} > ${this.edgeCapacity}`);
     this.edgeTarget.set(target.subarray(0, count), base);
     this.edgeKeys.set(keys.subarray(0, count), base);
-    this.edgeCells.set(cells.subarray(0, count), base);
-    this.edgeAction.set(action.subarray(0, count), base);
-    this.edgeCount = need;
+    this.edgeCells?.set(cells.subarray(0, count), base);
+    this.edgeAction?.set(action.subarray(0, count), base);
+    this.edgeCount = base + count;
   }
 
-  /** Bytes held by the store's arrays (allocated, including spare capacity). */
+  /** Bytes of the store in use (the reserved arrays are committed only where written). */
   get bytes(): number {
-    const arrays = [this.table.words, this.fpLo, this.fpHi, this.depth, this.parent, this.parentAction, this.flags, this.edgeStart, this.edgeTarget, this.edgeKeys, this.edgeCells, this.edgeAction];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+    const perEdge = 5 + (this.edgeCells ? 4 : 0);
+    return 5 * this.nodeCount + perEdge * this.edgeCount + this.layerStart.byteLength;
   }
 
-  /** The graph view of the store: views of its arrays (the store must not grow after), with edgeStart completed for unexpanded nodes. */
-  graph(actions: readonly PlayerAction[]): StateGraph {
+  /**
+   * The graph view of the store: views of its arrays, with edgeStart completed in place for the
+   * nodes never expanded (the store must not grow after).
+   */
+  graph(actions: readonly PlayerAction[], fingerprints?: { lo: Uint32Array; hi: Uint32Array }): StateGraph {
     const n = this.nodeCount;
-    const edgeStart = new Int32Array(n + 1);
-    edgeStart[n] = this.edgeCount;
-    for (let u = n - 1; u >= 0; u--) edgeStart[u] = this.flags[u] & NodeFlag.EXPANDED ? this.edgeStart[u] : edgeStart[u + 1];
     const e = this.edgeCount;
+    const { edgeStart, flags } = this;
+    edgeStart[n] = e;
+    for (let u = n - 1; u >= 0; u--) if (!(flags[u] & NodeFlag.EXPANDED)) edgeStart[u] = edgeStart[u + 1];
+    const layerStart = new Uint32Array(this.layers + 1);
+    layerStart.set(this.layerStart.subarray(0, this.layers));
+    layerStart[this.layers] = n;
     return {
       nodeCount: n,
       edgeCount: e,
-      edgeStart,
+      edgeStart: edgeStart.subarray(0, n + 1),
       edgeTarget: this.edgeTarget.subarray(0, e),
       edgeKeys: this.edgeKeys.subarray(0, e),
-      edgeCells: this.edgeCells.subarray(0, e),
-      edgeAction: this.edgeAction.subarray(0, e),
-      flags: this.flags.subarray(0, n),
-      depth: this.depth.subarray(0, n),
-      parent: this.parent.subarray(0, n),
-      parentAction: this.parentAction.subarray(0, n),
-      fingerprintLo: this.fpLo.subarray(0, n),
-      fingerprintHi: this.fpHi.subarray(0, n),
+      ...(this.edgeCells && this.edgeAction ? { edgeCells: this.edgeCells.subarray(0, e), edgeAction: this.edgeAction.subarray(0, e) } : {}),
+      flags: flags.subarray(0, n),
+      layerStart,
+      ...(fingerprints ? { fingerprintLo: fingerprints.lo, fingerprintHi: fingerprints.hi } : {}),
       actions,
     };
-  }
-
-  private growNodes(need: number): void {
-    this.fpLo = grown(this.fpLo, need);
-    this.fpHi = grown(this.fpHi, need);
-    this.depth = grown(this.depth, need);
-    this.parent = grown(this.parent, need);
-    this.parentAction = grown(this.parentAction, need);
-    this.flags = grown(this.flags, need);
-    // One more slot than the node arrays, which grow by their own length: keep it in step with them.
-    this.edgeStart = grown(this.edgeStart, this.fpLo.length + 1);
   }
 }
