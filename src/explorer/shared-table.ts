@@ -96,14 +96,16 @@ export class SharedTable {
    */
   reserve(count: number): boolean {
     if (count <= this.reserved) return true;
-    const block = Math.max(RESERVE_BLOCK, count - this.reserved);
-    const after = Atomics.add(this.counter, RESERVED, block) + block;
-    if (after > Atomics.load(this.counter, LIMIT)) {
+    const need = count - this.reserved;
+    // A block at a time, or near the limit just what is needed.
+    for (const block of need < RESERVE_BLOCK ? [RESERVE_BLOCK, need] : [need]) {
+      if (Atomics.add(this.counter, RESERVED, block) + block <= Atomics.load(this.counter, LIMIT)) {
+        this.reserved += block;
+        return true;
+      }
       Atomics.sub(this.counter, RESERVED, block);
-      return false;
     }
-    this.reserved += block;
-    return true;
+    return false;
   }
 
   /** Gives back what this thread reserved and did not claim (at the end of a batch). */
