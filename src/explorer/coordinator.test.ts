@@ -103,6 +103,12 @@ function counting(inner: Expander, ready: () => boolean = () => inner.ready): { 
       return inner.run(task);
     },
   };
+  if (inner.runAndClaim) {
+    expander.runAndClaim = (task, table) => {
+      states += task.ends.length;
+      return inner.runAndClaim!(task, table);
+    };
+  }
   return { expander, states: () => states };
 }
 
@@ -131,37 +137,47 @@ describe('explore', () => {
     expect(successorsOf(graph)).toEqual(truth.successors);
   });
 
-  it('gives the same graph and numbers with 1, 2 or 8 workers and in any completion order', async () => {
-    const loaded = await loadGame(fixture('lights'));
+  it('gives the same graph and numbers with 1, 2, 3, 8 or 16 workers, whoever claims, in any completion order', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    // The reference: one batch at a time on this thread, claimed by the coordinator, a table that never grows.
+    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const expanded = reference.result.nodes - reference.result.terminals.won - reference.result.terminals.lost;
     const runs = [];
-    for (const workers of [1, 2, 8]) {
-      // Every batch goes to the started pool's threads (none is expanded on this thread).
-      const { expander, states } = counting(await startedPool(workers, loaded.module, 2));
-      const run = await exploreGraph(loaded, { level: 2, expander, batchSteps: 200 });
-      expect(states()).toBe(run.result.nodes - run.result.terminals.won - run.result.terminals.lost);
+    let again = 0;
+    for (const [workers, claimIn] of [[1, 'workers'], [2, 'workers'], [3, 'workers'], [8, 'workers'], [16, 'workers'], [2, 'coordinator'], [8, 'coordinator']] as const) {
+      // Every batch goes to the started pool's threads (none is expanded on this thread), through
+      // a table that starts tiny: it grows many times, and batches that find it full are cut
+      // short and their rest expanded again.
+      const { expander, states } = counting(await startedPool(workers, loaded.module, 1));
+      const run = await exploreGraph(loaded, { level: 1, expander, batchSteps: 300, claimIn, tableSlots: 1024 });
+      expect(states()).toBeGreaterThanOrEqual(expanded);
+      again += states() - expanded;
       runs.push(run);
     }
+    expect(again).toBeGreaterThan(0);
     let seed = 7;
     const jitter = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5);
-    runs.push(await exploreGraph(loaded, { level: 2, expander: inlineExpander(loaded.game, jitter), batchSteps: 100 }));
-    for (const run of runs.slice(1)) {
-      expect(stable(run.result)).toEqual(stable(runs[0].result));
-      expect(arrays(run.graph)).toEqual(arrays(runs[0].graph));
+    runs.push(await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game, jitter), batchSteps: 100, tableSlots: 600 }));
+    for (const run of runs) {
+      expect(stable(run.result)).toEqual(stable(reference.result));
+      expect(arrays(run.graph)).toEqual(arrays(reference.graph));
     }
   });
 
   it('expands on its own thread while the pool starts, with the same result', async () => {
     const loaded = await loadGame(fixture('spread'));
     const plain = await exploreGraph(loaded, { level: 1, workers: 1, expander: inlineExpander(loaded.game), batchSteps: 400 });
-    // A pool that takes the first 30 dispatches to start.
-    let asked = 0;
-    const { expander, states } = counting(inlineExpander(loaded.game), () => ++asked > 30);
-    const cold = await exploreGraph(loaded, { level: 1, expander, batchSteps: 400 });
     const expanded = plain.result.nodes - plain.result.terminals.won - plain.result.terminals.lost;
-    expect(states()).toBeGreaterThan(0);
-    expect(states()).toBeLessThan(expanded);
-    expect(stable(cold.result)).toEqual(stable(plain.result));
-    expect(arrays(cold.graph)).toEqual(arrays(plain.graph));
+    // A pool that takes the first 30 dispatches to start: on this thread, or threads that claim.
+    for (const [inner, claimIn] of [[inlineExpander(loaded.game), 'coordinator'], [await startedPool(2, loaded.module, 1), 'workers']] as const) {
+      let asked = 0;
+      const { expander, states } = counting(inner, () => ++asked > 30);
+      const cold = await exploreGraph(loaded, { level: 1, expander, batchSteps: 400, claimIn });
+      expect(states()).toBeGreaterThan(0);
+      expect(states()).toBeLessThan(expanded);
+      expect(stable(cold.result)).toEqual(stable(plain.result));
+      expect(arrays(cold.graph)).toEqual(arrays(plain.graph));
+    }
   });
 
   it('counts a pool that cannot load the game as started, so its batches fail instead of running here', async () => {
@@ -203,6 +219,25 @@ describe('explore', () => {
       const exact = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: full[measure] })).result;
       expect(exact.fullyExplored).toBe(true);
     }
+  });
+
+  it('stops at the memory budget with a consistent partial graph, and runs to the end within a generous one', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const full = await exploreGraph(loaded, { level: 1, workers: 2 });
+    // A budget the process is already past: it stops after the first batch it merges.
+    const { result, graph } = await exploreGraph(loaded, { level: 1, workers: 2, maxMemory: process.memoryUsage.rss() / 2 ** 30, batchSteps: 200 });
+    expect(result).toMatchObject({ stopReason: 'max-memory', fullyExplored: false });
+    expect(result.nodes).toBeGreaterThan(1);
+    expect(result.nodes).toBeLessThan(full.result.nodes);
+    // The partial graph is the start of the full one: same numbering, same edges for each expanded node.
+    for (let u = 0; u < graph.nodeCount; u++) {
+      expect(graph.fingerprintLo![u]).toBe(full.graph.fingerprintLo![u]);
+      if (!(graph.flags[u] & NodeFlag.EXPANDED)) continue;
+      const edges = (g: StateGraph) => [...g.edgeTarget.subarray(g.edgeStart[u], g.edgeStart[u + 1])];
+      expect(edges(graph)).toEqual(edges(full.graph));
+    }
+    const roomy = await exploreGraph(loaded, { level: 1, workers: 2, maxMemory: 64 });
+    expect(stable(roomy.result)).toEqual(stable(full.result));
   });
 
   it('stops on an abort signal with the partial result', async () => {

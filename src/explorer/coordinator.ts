@@ -40,6 +40,8 @@ export interface ExploreOptions {
    * few workers to serve (see COORDINATOR_CLAIMS), else the workers. Results are the same.
    */
   claimIn?: 'workers' | 'coordinator';
+  /** Slots the fingerprint table starts with (tests start small to make it grow). */
+  tableSlots?: number;
 }
 
 /**
@@ -176,7 +178,7 @@ class Coordinator {
     // Room for every thread's reservation block and a state's moves from the start.
     const moves = this.game.actions.length + (clicks ? CELLS : 0);
     const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes : 0, 2 ** 24);
-    this.table = SharedTable.create(Math.max(2 ** 16, Math.ceil(expected / GROW_AT) + 1, 4 * (this.workers + 1) * (RESERVE_BLOCK + moves)));
+    this.table = SharedTable.create(options.tableSlots ?? Math.max(2 ** 16, Math.ceil(expected / GROW_AT) + 1, 4 * (this.workers + 1) * (RESERVE_BLOCK + moves)));
     this.table.reserve(1);
     this.table.claim(root.lo, root.hi);
     this.table.setId(this.table.slot, 0);

@@ -70,8 +70,9 @@ export class Store {
   addNode(flags: number, depth: number): number {
     const id = this.nodeCount++;
     if (depth === this.layers) {
-      if (this.layers + 1 >= this.layerStart.length) {
-        const next = new Uint32Array(2 * this.layerStart.length);
+      // One spare entry, for the end of the last layer in `graph()`.
+      if (this.layers + 2 > this.layerStart.length) {
+        const next = new Uint32Array(Math.ceil(1.5 * this.layerStart.length));
         next.set(this.layerStart);
         this.layerStart = next;
       }
@@ -135,9 +136,8 @@ export class Store {
     const { edgeStart, flags } = this;
     edgeStart[n] = e;
     for (let u = n - 1; u >= 0; u--) if (!(flags[u] & NodeFlag.EXPANDED)) edgeStart[u] = edgeStart[u + 1];
-    const layerStart = new Uint32Array(this.layers + 1);
-    layerStart.set(this.layerStart.subarray(0, this.layers));
-    layerStart[this.layers] = n;
+    this.layerStart[this.layers] = n;
+    const layerStart = this.layerStart.subarray(0, this.layers + 1);
     return {
       nodeCount: n,
       edgeCount: e,

@@ -74,11 +74,11 @@ export function depthOf(g: Pick<StateGraph, 'layerStart'>, u: number): number {
 /**
  * The action codes from the root to node `u` along breadth-first parents (a shortest path): the
  * parent of v is the first node of the layer before whose edges reach v. Scans one layer's edges
- * per step, so a path costs at most one pass over the edges.
+ * per step, so a path costs at most one pass over the edges. Action codes fit 16 bits.
  */
-export function bfsPath(g: StateGraph, u: number): number[] {
-  const path: number[] = [];
-  for (let v = u, d = depthOf(g, u); d > 0; d--) {
+export function bfsPath(g: StateGraph, u: number): Uint16Array {
+  const path = new Uint16Array(depthOf(g, u));
+  for (let v = u, d = path.length; d > 0; d--) {
     const from = g.layerStart![d - 1];
     const to = g.layerStart![d];
     let parent = -1;
@@ -86,7 +86,7 @@ export function bfsPath(g: StateGraph, u: number): number[] {
       for (let e = g.edgeStart[w]; e < g.edgeStart[w + 1]; e++) {
         if (g.edgeTarget[e] === v) {
           parent = w;
-          path.push(edgeAction(g, e));
+          path[d - 1] = edgeAction(g, e);
           break;
         }
       }
@@ -94,5 +94,5 @@ export function bfsPath(g: StateGraph, u: number): number[] {
     if (parent < 0) throw new Error(`node ${v} at depth ${d} has no parent in the layer before`);
     v = parent;
   }
-  return path.reverse();
+  return path;
 }

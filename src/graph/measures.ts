@@ -1,6 +1,6 @@
 /** The shape numbers of a state graph: depths, cycles, terminals, frontier. */
 import { NodeFlag, TERMINAL, type StateGraph } from './graph.js';
-import { stronglyConnected } from './scc.js';
+import { componentSizes } from './scc.js';
 
 /** The depth histogram lists at most this many depths (a deeper graph is a corridor, and its histogram would be as long as the graph). */
 export const HISTOGRAM_DEPTHS = 100_000;
@@ -20,9 +20,13 @@ export interface GraphMeasures {
   frontier: number;
 }
 
-/** Nodes per depth: the explorer's layers, or a breadth-first search from node 0 for a graph without them. */
-function layerSizes(g: StateGraph): Uint32Array {
-  if (g.layerStart) return g.layerStart.subarray(1).map((end, d) => end - g.layerStart![d]);
+/** Nodes per depth (the first HISTOGRAM_DEPTHS), and the deepest: the explorer's layers, or a breadth-first search from node 0 for a graph without them. */
+function depthHistogram(g: StateGraph): { histogram: number[]; maxDepth: number } {
+  const layers = g.layerStart;
+  if (layers) {
+    const depths = layers.length - 1;
+    return { histogram: Array.from({ length: Math.min(depths, HISTOGRAM_DEPTHS) }, (_, d) => layers[d + 1] - layers[d]), maxDepth: depths - 1 };
+  }
   const n = g.nodeCount;
   const depth = new Int32Array(n).fill(-1);
   const queue = new Int32Array(n);
@@ -40,9 +44,9 @@ function layerSizes(g: StateGraph): Uint32Array {
       if (depth[v] < 0) (depth[v] = depth[u] + 1), (queue[tail++] = v);
     }
   }
-  const sizes = new Uint32Array(max + 1);
-  for (let v = 0; v < n; v++) if (depth[v] >= 0) sizes[depth[v]]++;
-  return sizes;
+  const sizes = new Uint32Array(Math.min(max + 1, HISTOGRAM_DEPTHS));
+  for (let v = 0; v < n; v++) if (depth[v] >= 0 && depth[v] < HISTOGRAM_DEPTHS) sizes[depth[v]]++;
+  return { histogram: Array.from(sizes), maxDepth: max };
 }
 
 export function measureGraph(g: StateGraph): GraphMeasures {
@@ -57,22 +61,13 @@ export function measureGraph(g: StateGraph): GraphMeasures {
     if (!(f & TERMINAL) && !(f & NodeFlag.EXPANDED)) frontier++;
     for (let e = g.edgeStart[u]; e < g.edgeStart[u + 1]; e++) if (g.edgeTarget[e] === u) selfLoops++;
   }
-  const sizes = layerSizes(g);
-  const { count, compStart } = stronglyConnected(g);
-  let nonTrivial = 0;
-  let largest = 0;
-  for (let c = 0; c < count; c++) {
-    const size = compStart[c + 1] - compStart[c];
-    if (size > 1) {
-      nonTrivial++;
-      largest = Math.max(largest, size);
-    }
-  }
+  const { histogram, maxDepth } = depthHistogram(g);
+  const { nonTrivial, largest } = componentSizes(g);
   return {
     nodes: g.nodeCount,
     edges: g.edgeCount,
-    maxDepth: sizes.length - 1,
-    depthHistogram: Array.from(sizes.subarray(0, HISTOGRAM_DEPTHS)),
+    maxDepth,
+    depthHistogram: histogram,
     cycles: { nonTrivial, largest, selfLoops },
     terminals,
     frontier,
