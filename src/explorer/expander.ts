@@ -6,10 +6,11 @@ import type { TableHandle } from './shared-table.js';
 import { packMessage, unpackMessage } from './wire.js';
 
 /**
- * Runs expansion batches somewhere: a worker pool, this thread, or (issue 13) processes that
- * cannot share memory. `run` returns the successors by fingerprint (ExpandResult) and the
- * coordinator claims them in the shared table itself (claimBatch); an expander whose workers can
- * reach the table also has `runAndClaim`, which claims them in the worker.
+ * Runs expansion batches somewhere: a worker pool, this thread, or processes that cannot share
+ * memory (a Python game's workers). `run` returns the successors by fingerprint (ExpandResult)
+ * and the coordinator claims them in the shared fingerprint table itself, as it merges the batch
+ * (merge.ts, mergeExpanded); an expander whose workers can reach the table (SharedArrayBuffers)
+ * also has `runAndClaim`, which claims them in the worker (a ClaimedBatch comes back).
  */
 export interface Expander {
   readonly workers: number;
