@@ -46,6 +46,7 @@ export interface TableHandle {
 /** Result codes of `claim`, besides an id (>= 0). */
 export const FOUND_PENDING = -1;
 export const CLAIMED = -2;
+const ABSENT = -3;
 
 export class SharedTable {
   readonly capacity: number;
@@ -120,6 +121,16 @@ export class SharedTable {
    * CLAIMED (this call claimed it); `slot` is where it is.
    */
   claim(lo: number, hi: number): number {
+    return this.probe(lo, hi, true);
+  }
+
+  /** The fingerprint's slot, or -1 (no claim). */
+  find(lo: number, hi: number): number {
+    return this.probe(lo, hi, false) === ABSENT ? -1 : this.slot;
+  }
+
+  /** The probe sequence from the fingerprint's home slot, to its slot or the first empty one (claimed, or ABSENT). */
+  private probe(lo: number, hi: number, claim: boolean): number {
     const { pages, capacity } = this;
     let slot = this.home(lo);
     // The words are Int32: compare the halves as signed.
@@ -130,6 +141,7 @@ export class SharedTable {
       const at = WORDS * (slot & PAGE_MASK);
       let tag = Atomics.load(page, at);
       if (tag === EMPTY) {
+        if (!claim) return ABSENT;
         tag = Atomics.compareExchange(page, at, EMPTY, CLAIMING);
         if (tag === EMPTY) {
           page[at + 1] = lo;
@@ -145,23 +157,6 @@ export class SharedTable {
         this.slot = slot;
         return tag === PENDING ? FOUND_PENDING : tag - ID_BASE;
       }
-      slot = slot + 1 === capacity ? 0 : slot + 1;
-    }
-  }
-
-  /** The fingerprint's slot, or -1 (no claim). */
-  find(lo: number, hi: number): number {
-    const { pages, capacity } = this;
-    let slot = this.home(lo);
-    lo |= 0;
-    hi |= 0;
-    for (;;) {
-      const page = pages[slot >>> PAGE_BITS];
-      const at = WORDS * (slot & PAGE_MASK);
-      let tag = Atomics.load(page, at);
-      if (tag === EMPTY) return -1;
-      if (tag === CLAIMING) tag = waitClaimed(page, at);
-      if (page[at + 1] === lo && page[at + 2] === hi) return slot;
       slot = slot + 1 === capacity ? 0 : slot + 1;
     }
   }
