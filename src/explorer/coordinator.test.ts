@@ -164,6 +164,42 @@ describe('explore', () => {
     }
   });
 
+  it('claims for an expander that cannot reach the table and repeats successors within a batch, with the same result', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    // Like a Python game's processes: plain ExpandResult records, a successor that an earlier state
+    // of the batch reached sent again in full (node -1, its bytes) rather than as a pointer.
+    const inner = inlineExpander(loaded.game);
+    const repeating: Expander = {
+      workers: 3,
+      ready: true,
+      async run(task) {
+        const r = await inner.run(task);
+        const node = r.node.slice();
+        const outcome = r.outcome.slice();
+        const chunks: Uint8Array[] = [];
+        const bytesEnd = new Uint32Array(node.length);
+        let length = 0;
+        for (let k = 0; k < node.length; k++) {
+          let j = k;
+          while (r.node[j] <= -2) j = -2 - r.node[j];
+          node[k] = -1;
+          outcome[k] = r.outcome[j];
+          const bytes = r.bytes.subarray(j > 0 ? r.bytesEnd[j - 1] : 0, r.bytesEnd[j]);
+          chunks.push(bytes);
+          bytesEnd[k] = length += bytes.length;
+          if (k !== j) expect([r.lo[k], r.hi[k]]).toEqual([r.lo[j], r.hi[j]]);
+        }
+        const bytes = new Uint8Array(length);
+        chunks.forEach((c, k) => bytes.set(c, k > 0 ? bytesEnd[k - 1] : 0));
+        return { ...r, node, outcome, bytes, bytesEnd };
+      },
+    };
+    const run = await exploreGraph(loaded, { level: 1, expander: repeating, batchSteps: 500, tableSlots: 700 });
+    expect(stable(run.result)).toEqual(stable(reference.result));
+    expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+  });
+
   it('expands on its own thread while the pool starts, with the same result', async () => {
     const loaded = await loadGame(fixture('spread'));
     const plain = await exploreGraph(loaded, { level: 1, workers: 1, expander: inlineExpander(loaded.game), batchSteps: 400 });

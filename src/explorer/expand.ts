@@ -235,6 +235,8 @@ export class PendingSuccessors {
   }
 }
 
+const outcomeOf = (status: string): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING);
+
 function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
   const next = new (a.constructor as new (n: number) => T)(a.length * 2);
   next.set(a);
@@ -243,8 +245,9 @@ function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
 
 /**
  * The kernel: expands every state of the batch over every available action (clicks over their
- * classes). With a table, each successor no earlier state of the batch reached is claimed there at
- * once (a node id, or pending); without one, it is left for the coordinator to look up (-1).
+ * classes). With a table, the successors of a state that no earlier state of the batch reached
+ * are claimed there once its moves are done (a node id, or pending), one claim after another so
+ * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
  */
 function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined) {
   const n = task.ends.length;
@@ -260,6 +263,14 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
+  /** The state's successors to claim: their records, states, bytes and the actions that reached them. */
+  let deferred = 0;
+  let deferredRecord = new Int32Array(64);
+  let claimedAs = new Int32Array(64);
+  let claimedSlot = new Int32Array(64);
+  const deferredNext: unknown[] = [];
+  const deferredBytes: Uint8Array[] = [];
+  const deferredAction: Action[] = [];
 
   /**
    * Steps `state` by `a`: merges into this state's record of the same successor, or adds one
@@ -281,24 +292,51 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], pending || rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
       return;
     }
-    const id = table ? table.claim(fp.lo, fp.hi) : -1;
-    if (id >= 0) {
-      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, id, null);
+    if (table) {
+      if (deferred === deferredRecord.length) {
+        deferredRecord = doubled(deferredRecord);
+        claimedAs = doubled(claimedAs);
+        claimedSlot = doubled(claimedSlot);
+      }
+      deferredRecord[deferred] = rec.count;
+      deferredNext[deferred] = next;
+      deferredBytes[deferred] = bytes;
+      deferredAction[deferred++] = a;
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, -1, null);
       return;
     }
-    const status = game.status(next);
-    const o = status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
-    const playing = o === StepOutcome.PLAYING ? bytes : null;
-    if (pending) rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1 - pending.add(table!.slot, fp.lo, fp.hi, id === CLAIMED ? o : o | FOUND, playing), null);
-    else rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, playing);
+    const o = outcomeOf(game.status(next));
+    rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
+
+  /** Claims the state's new successors back to back, then settles each: a node id, or pending with its outcome and bytes. */
+  const claimDeferred = (t: SharedTable, p: PendingSuccessors): void => {
+    for (let j = 0; j < deferred; j++) {
+      const r = deferredRecord[j];
+      claimedAs[j] = t.claim(rec.lo[r], rec.hi[r]);
+      claimedSlot[j] = t.slot;
+    }
+    for (let j = 0; j < deferred; j++) {
+      const r = deferredRecord[j];
+      const id = claimedAs[j];
+      if (id >= 0) {
+        rec.node[r] = id;
+        continue;
+      }
+      current = deferredAction[j];
+      const o = outcomeOf(game.status(deferredNext[j]));
+      rec.node[r] = -1 - p.add(claimedSlot[j], rec.lo[r], rec.hi[r], id === CLAIMED ? o : o | FOUND, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
+    }
+    deferred = 0;
+  };
+  let current: Action = KEY_ACTIONS[0];
 
   let start = 0;
   let s = 0;
   for (; s < n; s++) {
     const end = task.ends[s];
     first = rec.count;
-    let current: Action = KEY_ACTIONS[0];
+    current = KEY_ACTIONS[0];
     let taken = 0;
     try {
       state = game.decode(task.states.subarray(start, end));
@@ -321,6 +359,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
           visit(current, c.cells);
         }
       }
+      if (table) claimDeferred(table, pending!);
     } catch (err) {
       // Records of this state past recordEnds[s - 1] are ignored by the coordinator.
       error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
