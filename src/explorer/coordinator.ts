@@ -183,7 +183,7 @@ class Coordinator {
     this.table.claim(root.lo, root.hi);
     this.table.setId(this.table.slot, 0);
     this.table.release();
-    this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table);
+    this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.claimInWorkers ? undefined : { makeRoom: (count) => this.makeRoom(count) });
     this.store.addNode(root.status === 'won' ? NodeFlag.WON | (opened.lastLevel ? NodeFlag.COMPLETE : 0) : root.status === 'lost' ? NodeFlag.LOST : 0, 0);
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
     this.targetSteps = options.batchSteps ?? 32_768;
@@ -230,6 +230,13 @@ class Coordinator {
   private checkMemory(): void {
     const { store } = this;
     if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget) this.stop('max-memory');
+  }
+
+  /** With the table to itself: grows it now if `count` more entries would pass its load (false when the budget has no room). */
+  private makeRoom(count: number): boolean {
+    if (this.table.claims + count <= GROW_AT * this.table.capacity) return true;
+    this.grow();
+    return this.stopReason === null;
   }
 
   /** Rebuilds the table half as large again (no worker may be claiming meanwhile), unless the budget has no room for it. */

@@ -20,8 +20,11 @@ export interface Expander {
   runAndClaim?(task: ExpandTask, table: TableHandle): Promise<ClaimedBatch>;
 }
 
+/** Result arrays the coordinator keeps past the merge: successor bytes, in the frontier. */
+const KEPT = ['bytes'];
+
 /**
- * Batches go to the process's shared Piscina pool as transferred msgpack buffers, and come back
+ * Batches go to the process's shared Piscina pool as transferred buffers (wire.ts), and come back
  * the same way. A pool not started yet gets an empty batch of the game per thread: the first
  * to come back says a thread has started and loaded the game. One that fails makes the pool
  * ready too, so the next batch sent there reports why.
@@ -30,11 +33,11 @@ export function poolExpander(workers: number, module: string, level: number): Ex
   const pool = sharedPool('expand', workers);
   const run = async (task: ExpandTask): Promise<ExpandResult> => {
     const buffer = packMessage(task);
-    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>({ buffer }, { transferList: [buffer] }));
+    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>({ buffer }, { transferList: [buffer] }), KEPT);
   };
   const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => {
     const buffer = packMessage(task);
-    return unpackMessage<ClaimedBatch>(await pool.run<ArrayBuffer>({ buffer, table }, { transferList: [buffer] }));
+    return unpackMessage<ClaimedBatch>(await pool.run<ArrayBuffer>({ buffer, table }, { transferList: [buffer] }), KEPT);
   };
   let failed = false;
   if (!pool.started) {

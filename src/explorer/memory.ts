@@ -23,7 +23,7 @@ export const budgetBytes = (gb: number | undefined): number => (gb === undefined
  * measured on bx19 and cm16 graphs, rounded up): the exploration stops early enough to leave it.
  */
 export function analysisBytes(nodes: number, edges: number): number {
-  return 64 * nodes + 12 * edges;
+  return 56 * nodes + 8 * edges;
 }
 
 /**

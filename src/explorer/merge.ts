@@ -49,6 +49,12 @@ export class BatchMerger {
     private readonly lastLevel: boolean,
     /** The current table (it is replaced when it grows). */
     private readonly table: () => SharedTable,
+    /**
+     * Set when no worker claims (the coordinator alone writes the table): merging looks up and
+     * inserts with plain reads and writes, and grows the table itself when `count` more entries
+     * would pass its load (false: the memory budget has no room for it).
+     */
+    private readonly exclusive?: { makeRoom(count: number): boolean },
   ) {}
 
   /** Adds a new node for a successor one layer below the current parent's, queued if it is still playing. */
@@ -62,13 +68,13 @@ export class BatchMerger {
     while (u >= this.store.layerFirst(this.parentLayer + 1)) this.parentLayer++;
   }
 
-  /** The limit merging this parent (records first..end, `fresh` of them new, after `batchEdges` edges of its batch) would pass. */
-  private limit(limits: Limits, steps: number, first: number, end: number, fresh: () => number): LimitReason | undefined {
+  /** The limit merging this parent (its records first..end, `fresh(first, end)` of them new successors) would pass. */
+  private limit(limits: Limits, steps: number, first: number, end: number, fresh: (first: number, end: number) => number): LimitReason | undefined {
     const { store } = this;
     if (this.steps + steps > limits.steps) return 'max-steps';
     // This batch's edges are added after it: `end` counts the earlier parents' too.
     if (store.edgeCount + end > limits.edges) return limits.edgeReason;
-    if (store.nodeCount + (end - first) > limits.nodes && store.nodeCount + fresh() > limits.nodes) return limits.nodeReason;
+    if (store.nodeCount + (end - first) > limits.nodes && store.nodeCount + fresh(first, end) > limits.nodes) return limits.nodeReason;
     return undefined;
   }
 
@@ -89,7 +95,7 @@ export class BatchMerger {
     const table = this.table();
     const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
     const resolved = new Int32Array(r.slot.length).fill(-1);
-    const fresh = (first: number, end: number) => (): number => {
+    const fresh = (first: number, end: number): number => {
       let count = 0;
       for (let k = first; k < end; k++) {
         const p = -1 - node[k];
@@ -102,7 +108,7 @@ export class BatchMerger {
     let stop: LimitReason | undefined;
     for (; merged < r.expanded; merged++) {
       const end = recordEnds[merged];
-      stop = this.limit(limits, r.steps[merged], first, end, fresh(first, end));
+      stop = this.limit(limits, r.steps[merged], first, end, fresh);
       if (stop) break;
       this.enter(ids[merged]);
       for (let k = first; k < end; k++) {
@@ -137,9 +143,9 @@ export class BatchMerger {
   mergeExpanded(ids: Int32Array, r: ExpandResult, limits: Limits): Merged {
     const table = this.table();
     const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
-    const fresh = (first: number, end: number) => (): number => {
+    const fresh = (first: number, end: number): number => {
       let count = 0;
-      for (let k = first; k < end; k++) if (node[k] === -1 && table.find(lo[k], hi[k]) < 0) count++;
+      for (let k = first; k < end; k++) if (node[k] === -1 && this.table().find(lo[k], hi[k]) < 0) count++;
       return count;
     };
     const states = r.error ? r.error.state : recordEnds.length;
@@ -149,8 +155,19 @@ export class BatchMerger {
     let full = false;
     for (; merged < states; merged++) {
       const end = recordEnds[merged];
-      stop = this.limit(limits, r.steps[merged], first, end, fresh(first, end));
+      stop = this.limit(limits, r.steps[merged], first, end, fresh);
       if (stop) break;
+      if (this.exclusive) {
+        if (!this.exclusive.makeRoom(end - first)) {
+          stop = 'max-memory';
+          break;
+        }
+        this.enter(ids[merged]);
+        this.insertExclusive(r, first, end);
+        this.steps += r.steps[merged];
+        first = end;
+        continue;
+      }
       if (!table.reserve(end - first)) {
         full = true;
         break;
@@ -184,5 +201,25 @@ export class BatchMerger {
     table.release();
     this.store.addExpanded(ids.subarray(0, merged), recordEnds, node, r.keys, r.cells, r.action);
     return stop ? { merged, stop } : full ? { merged, full } : { merged };
+  }
+
+  /** Resolves records first..end of a parent with the table to itself: a known successor's id, else a new node. */
+  private insertExclusive(r: ExpandResult, first: number, end: number): void {
+    const table = this.table();
+    const { node, lo, hi, outcome, bytes, bytesEnd } = r;
+    for (let k = first; k < end; k++) {
+      const v = node[k];
+      if (v <= -2) {
+        node[k] = node[-2 - v];
+        continue;
+      }
+      let id = table.lookup(lo[k], hi[k]);
+      if (id < 0) {
+        const slot = -1 - id;
+        id = this.number(outcome[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+        table.insertAt(slot, lo[k], hi[k], id);
+      }
+      node[k] = id;
+    }
   }
 }

@@ -161,6 +161,35 @@ export class SharedTable {
     }
   }
 
+  /**
+   * For a coordinator that alone writes the table (no thread claims, so every tag is an id):
+   * the fingerprint's node id, or -1 - the empty slot where it goes. Plain reads, one probe.
+   */
+  lookup(lo: number, hi: number): number {
+    const { pages, capacity } = this;
+    let slot = this.home(lo);
+    lo |= 0;
+    hi |= 0;
+    for (;;) {
+      const page = pages[slot >>> PAGE_BITS];
+      const at = WORDS * (slot & PAGE_MASK);
+      const tag = page[at];
+      if (tag === EMPTY) return -1 - slot;
+      if (page[at + 1] === lo && page[at + 2] === hi) return tag - ID_BASE;
+      slot = slot + 1 === capacity ? 0 : slot + 1;
+    }
+  }
+
+  /** Stores a new fingerprint with its id at the slot `lookup` returned (the coordinator alone; no atomics). */
+  insertAt(slot: number, lo: number, hi: number, id: number): void {
+    const page = this.pages[slot >>> PAGE_BITS];
+    const at = WORDS * (slot & PAGE_MASK);
+    page[at] = id + ID_BASE;
+    page[at + 1] = lo;
+    page[at + 2] = hi;
+    this.counter[RESERVED]++;
+  }
+
   /** The tag of a slot (ID_BASE + id once numbered). */
   tag(slot: number): number {
     return Atomics.load(this.pages[slot >>> PAGE_BITS], WORDS * (slot & PAGE_MASK));
