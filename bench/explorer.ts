@@ -2,7 +2,6 @@ import graphology from 'graphology';
 import { playerMoves, type Game } from '../src/engine/index.js';
 import type { LoadedGame } from '../src/suite/index.js';
 import { COORDINATOR_CLAIMS, exploreGraph } from '../src/explorer/index.js';
-import { defaultWorkers } from '../src/parallel/index.js';
 import { rawLoopThreads } from './ceiling.js';
 import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 import { bfsStates } from './raw.js';
@@ -72,7 +71,7 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
   const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0 }));
   const ceiling = workerCounts.map(() => [] as number[]);
   const two = workerCounts.indexOf(2);
-  const otherMode = two >= 0 ? (2 < defaultWorkers() && 2 <= COORDINATOR_CLAIMS ? 'workers' : 'coordinator') : null;
+  const otherMode = two >= 0 ? (2 <= COORDINATOR_CLAIMS ? 'workers' : 'coordinator') : null;
   const other: number[] = [];
   for (let round = 0; round <= reps; round++) {
     const keep = round > 0;

@@ -244,7 +244,8 @@ describe('explore', () => {
     ];
     for (const [option, measure, reason] of limits) {
       for (const limit of [1, 10, 57, 300, Math.floor(full[measure] / 2), full[measure] - 1]) {
-        const a = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: limit })).result;
+        // Workers that claim against a coordinator that claims: the same stop.
+        const a = (await exploreGraph(loaded, { level: 2, workers: 3, claimIn: 'workers', batchSteps: 300, [option]: limit })).result;
         const b = (await exploreGraph(loaded, { level: 2, workers: 1, [option]: limit })).result;
         expect(a[measure]).toBeLessThanOrEqual(limit);
         expect(stable(a)).toEqual(stable(b));
@@ -312,9 +313,9 @@ describe('explore', () => {
     expect(won.length).toBe([...graph.flags].filter((f) => f & NodeFlag.WON).length);
   });
 
-  it('reports a crashing game with an action sequence that reproduces the crash', async () => {
+  it.each(['coordinator', 'workers'] as const)('reports a crashing game with an action sequence that reproduces the crash (%s claiming)', async (claimIn) => {
     const loaded = await loadGame(fixture('boom'));
-    const err = await exploreGraph(loaded, { level: 1, workers: 2 }).catch((e: unknown) => e);
+    const err = await exploreGraph(loaded, { level: 1, workers: 2, claimIn }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GameCrash);
     const crash = err as GameCrash;
     expect(crash.game).toBe('boom');

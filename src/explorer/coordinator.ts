@@ -1,6 +1,6 @@
 import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
 import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
-import { defaultWorkers, OrderedRunner } from '../parallel/index.js';
+import { OrderedRunner } from '../parallel/index.js';
 import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
@@ -36,8 +36,8 @@ export interface ExploreOptions {
   batchSteps?: number;
   /**
    * Who claims successors in the shared fingerprint table: the workers as they expand, or the
-   * coordinator as batches come back. Default: the coordinator while it has a core of its own and
-   * few workers to serve (see COORDINATOR_CLAIMS), else the workers. Results are the same.
+   * coordinator as it merges batches. Default: the coordinator for up to COORDINATOR_CLAIMS
+   * workers, else the workers. Results are the same.
    */
   claimIn?: 'workers' | 'coordinator';
   /** Slots the fingerprint table starts with (tests start small to make it grow). */
@@ -45,11 +45,15 @@ export interface ExploreOptions {
 }
 
 /**
- * Up to this many workers, with a core to spare, the coordinator claims successors itself. A claim
- * is a cache miss in a table of tens of megabytes (150-300 ns on the 2-core machine, where a
- * transition costs about 1.5 us); the coordinator pays it on an otherwise idle core, where each
- * worker would pay it on its own. One coordinator claims for about ten bx19 workers at most, so
- * past a few the workers claim, and the coordinator only numbers what they report pending.
+ * Up to this many workers, the coordinator claims successors itself, as it merges each batch. A
+ * claim is a cache miss in a table of tens of megabytes (150-300 ns on the 2-core machine, where a
+ * bx19 transition costs about 1.5 us): a worker that claims spends 10-20% more time a transition,
+ * the same CPU the coordinator spends claiming for it, and the coordinator does it on its own
+ * core while one is free (measured: 1 worker 0.8x raw with the coordinator claiming, about 0.7x
+ * with the worker claiming). But one coordinator thread serves only so many workers: the one that
+ * looked up every successor capped 15 workers at 63% of a 16-core machine's ceiling (about 3M
+ * transitions/s, 250 ns a transition). Past four, the workers claim, and the coordinator only
+ * numbers what they report pending and copies edges.
  */
 export const COORDINATOR_CLAIMS = 4;
 
@@ -173,8 +177,7 @@ class Coordinator {
     });
     this.workers = options.expander?.workers ?? opened.workers;
     this.expander = options.expander ?? opened.expander();
-    const spareCore = this.workers < defaultWorkers() && this.workers <= COORDINATOR_CLAIMS;
-    this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (spareCore ? 'coordinator' : 'workers')) === 'workers';
+    this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
     // Room for every thread's reservation block and a state's moves from the start.
     const moves = this.game.actions.length + (clicks ? CELLS : 0);
     const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes : 0, 2 ** 24);
