@@ -178,9 +178,10 @@ class Coordinator {
     this.workers = options.expander?.workers ?? opened.workers;
     this.expander = options.expander ?? opened.expander();
     this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
-    // Room for every thread's reservation block and a state's moves from the start.
+    // Room for every thread's reservation block and a state's moves from the start, and for a
+    // node limit (plus the moves of the state merged last) without growing.
     const moves = this.game.actions.length + (clicks ? CELLS : 0);
-    const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes : 0, 2 ** 24);
+    const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes + 2 * moves : 0, 2 ** 24);
     this.table = SharedTable.create(options.tableSlots ?? Math.max(2 ** 16, Math.ceil(expected / GROW_AT) + 1, 4 * (this.workers + 1) * (RESERVE_BLOCK + moves)));
     this.table.reserve(1);
     this.table.claim(root.lo, root.hi);
