@@ -14,7 +14,7 @@ import { SUITE } from '../games/index.js';
 import { benchEngine, type EngineResult } from './engine.js';
 import { benchExplorer, type ExplorerBench } from './explorer.js';
 import { benchWalks, type WalksBench } from './walks.js';
-import { benchSolver, type SolverBench, type SolverCase } from './solver.js';
+import { benchClasses, benchSolver, type ClassBench, type SolverBench, type SolverCase } from './solver.js';
 import { benchQualify, type QualifyBench } from './qualify.js';
 
 const { values } = parseArgs({
@@ -68,6 +68,9 @@ log('qualification regimes');
 const qualifyBench: QualifyBench = await benchQualify(loaded, quick ? 0.01 : 0.5, all, 1);
 log('solver');
 const solver: SolverBench = await benchSolver(solverCases, all, quick ? 1 : 3);
+const classSizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
+log(`solver against class size: ${classSizes.join(', ')} states in one class`);
+const classes: ClassBench = benchClasses(classSizes, quick ? 1 : 3, 1_000);
 let huge: { states: number; edges: number; seconds: number; bytesPerState: number; peakMB: number; rssBeforeMB: number; transitionsPerSecond: number } | undefined;
 if (values.huge) {
   log(`huge: ${values.huge} states`);
@@ -111,6 +114,7 @@ const results = {
   walks,
   qualify: qualifyBench,
   solver,
+  classes,
   huge,
   ratios,
   targets: {
@@ -151,6 +155,10 @@ for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`
 rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
 rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, `${(qualifyBench.fuzz / walks.raw.median).toFixed(3)}x the raw random loop`]);
 for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
+for (const c of classes.sizes) {
+  const how = c.method === 'exact' ? 'exact' : `${c.method}, relative width ${c.relativeWidth.toExponential(1)}${c.converged ? '' : ', budget spent'}`;
+  rows.push([`solver, one class of ${fmt(c.classSize)} states (${c.family}, ${c.exactGaveUp ? 'exact gave up: ' : ''}${how})`, `${c.seconds.toFixed(3)} s`, '']);
+}
 if (huge) rows.push([`huge run: ${fmt(huge.states)} states, ${fmt(huge.edges)} edges (${all} workers)`, `${huge.seconds.toFixed(0)} s, ${fmt(huge.transitionsPerSecond)} transitions/s`, `${huge.bytesPerState.toFixed(0)} B/state; peak memory ${huge.peakMB.toFixed(0)} MB (${huge.rssBeforeMB.toFixed(0)} MB before)`]);
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r: string[]): string => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;

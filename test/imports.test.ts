@@ -12,8 +12,8 @@ const SRC = join(ROOT, 'src');
 
 /** The stages in pipeline order: data flows from the left to the right, never back. */
 export const STAGES = [
-  'errors', 'engine', 'toolkit', 'suite', 'parallel', 'graph', 'explorer', 'analysis', 'player', 'random',
-  'recording', 'qualify', 'level', 'report', 'sweep', 'cli', 'index',
+  'errors', 'files', 'engine', 'toolkit', 'suite', 'parallel', 'graph', 'explorer', 'analysis', 'player', 'random',
+  'recording', 'qualify', 'level', 'report', 'history', 'sweep', 'queue', 'cli', 'index',
 ] as const;
 
 function sources(dir: string): string[] {

@@ -1,133 +1,152 @@
+/** The exact win probability: cycle classes solved successors first, each by sparse fraction-free elimination. */
+import { eliminateClass, type ClassSystem } from './elimination.js';
 import { BudgetExceeded, ExactBudget, FractionSum, ONE, ZERO, fraction, gcd, type Fraction } from './rational.js';
 import { LOSS, WIN, type ReachProblem } from './win-problem.js';
 
-/** Components larger than this are left to interval iteration. */
-export const EXACT_COMPONENT_LIMIT = 2000;
-
-/** Default budget: enough for the suite's levels, bounded to about a second of BigInt work. */
+/**
+ * The budget of the within-K solve (horizon.ts): about a second of BigInt work. The win
+ * probability has its own, larger one (`solverBudget`).
+ */
 export const exactBudget = (): ExactBudget => new ExactBudget(20_000_000, 4096);
 
 /**
- * The root's exact win probability, solving components successors first: a single node from its
- * successors' values, a strongly connected component by fraction-free sparse elimination over the
- * integer weights. Null when a component is too large or the budget runs out.
+ * The exact solver's default budget, deterministic (the same graph always gets the same method):
+ * 1.5e9 limb operations (about 10-15 s of BigInt work on the 2-core development machine), numbers
+ * up to 2^16 bits (19,728 digits), and at most 10^7 numbers held by one elimination. The
+ * 250,001-cell gambler's-ruin corridor takes 0.2% of the work.
  */
-export function solveExact(problem: ReachProblem, budget: ExactBudget = exactBudget()): Fraction | null {
-  const { value, components, weights, graph } = problem;
-  if (value[0] === WIN) return ONE;
-  if (value[0] === LOSS) return ZERO;
-  const solved: Fraction[] = new Array(graph.nodeCount);
-  const valueOf = (v: number): Fraction => (value[v] === WIN ? ONE : value[v] === LOSS ? ZERO : solved[v]);
-  try {
-    for (let c = 0; c < components.count; c++) {
-      const from = components.compStart[c];
-      const size = components.compStart[c + 1] - from;
-      if (size > EXACT_COMPONENT_LIMIT) return null;
-      if (size === 1) {
-        const u = components.nodes[from];
-        const sum = new FractionSum(budget);
-        for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) {
-          if (weights.weight[e] > 0) sum.add(BigInt(weights.weight[e]), valueOf(graph.edgeTarget[e]));
-        }
-        solved[u] = fraction(sum.num, sum.den * BigInt(weights.denominator - weights.stay[u]), budget);
-      } else {
-        eliminate(problem, c, valueOf, solved, budget);
-      }
-    }
-  } catch (err) {
-    if (err instanceof BudgetExceeded) return null;
-    throw err;
-  }
-  return solved[0];
+export const solverBudget = (): ExactBudget => new ExactBudget(1_500_000_000, 1 << 16, 10_000_000);
+
+/** Unknown states past this are not solved exactly: their solutions live in a plain array. */
+export const MAX_EXACT_STATES = 30_000_000;
+
+export interface ExactResult {
+  /** The root's win probability in lowest terms; null when the solver gave up. */
+  value: Fraction | null;
+  /** Why it gave up (the budget that ran out, and in which class). */
+  gaveUp?: string;
+  /** The largest cycle class solved (or the one it gave up in). */
+  largestClass: number;
+  /** Matrix entries the eliminations created beyond the graph's own. */
+  fill: number;
 }
 
 /**
- * Solves component c exactly. Row i (node u) reads
- *   (D - stay[u]) x_u - sum_{v in c} w(u,v) x_v = sum_{v outside c} w(u,v) p_v,
- * scaled to integers. Gaussian elimination on these sparse integer rows, each row divided by the
- * gcd of its entries after every update (so numbers stay near determinant size), then back
- * substitution in fractions. The matrix is a non-singular M-matrix (every unknown node can leave
- * the component), so pivots stay positive without row exchanges.
+ * The root's exact win probability, solving classes successors first: a single node from its
+ * successors' values, a larger class by sparse fraction-free elimination (elimination.ts) of
+ *   (D - stay[u]) x_u - sum_{v in class} w(u,v) x_v = sum_{v outside} w(u,v) p_v,
+ * every p_v brought to one common denominator L of the class, so the matrix keeps the small integer
+ * weights and only the right-hand side carries the big numbers of earlier classes.
  */
-function eliminate(
+export function exactSolve(problem: ReachProblem, budget: ExactBudget = solverBudget()): ExactResult {
+  const { value, components, weights, graph } = problem;
+  const result: ExactResult = { value: null, largestClass: 0, fill: 0 };
+  if (value[0] === WIN) return { ...result, value: ONE };
+  if (value[0] === LOSS) return { ...result, value: ZERO };
+  const { nodes, compStart, compOf } = components;
+  if (nodes.length > MAX_EXACT_STATES) return { ...result, gaveUp: `${nodes.length} unknown states are past ${MAX_EXACT_STATES}` };
+  const { edgeStart, edgeTarget } = graph;
+  const { weight, stay, denominator } = weights;
+  const posOf = new Int32Array(graph.nodeCount).fill(-1);
+  for (let i = 0; i < nodes.length; i++) posOf[nodes[i]] = i;
+  // one solution a unknown state, in components order (a plain array: bounded by MAX_EXACT_STATES)
+  const solved: Fraction[] = new Array<Fraction>(nodes.length);
+  const valueOf = (v: number): Fraction => (value[v] === WIN ? ONE : value[v] === LOSS ? ZERO : solved[posOf[v]]);
+  let c = 0;
+  try {
+    for (; c < components.count; c++) {
+      const from = compStart[c];
+      const size = compStart[c + 1] - from;
+      if (size > result.largestClass) result.largestClass = size;
+      if (size === 1) {
+        const u = nodes[from];
+        const sum = new FractionSum(budget);
+        for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
+          if (weight[e] > 0) sum.add(BigInt(weight[e]), valueOf(edgeTarget[e]));
+        }
+        solved[from] = fraction(sum.num, sum.den * BigInt(denominator - stay[u]), budget);
+        continue;
+      }
+      const system = classSystem(problem, c, posOf, valueOf, budget);
+      const stats = { fill: 0 };
+      const y = eliminateClass(system, budget, stats);
+      result.fill += stats.fill;
+      for (let i = 0; i < size; i++) solved[from + i] = fraction(y[i].num, y[i].den * system.scale, budget);
+    }
+  } catch (err) {
+    if (!(err instanceof BudgetExceeded)) throw err;
+    const size = compStart[c + 1] - compStart[c];
+    return { ...result, gaveUp: `${err.message} (in a cycle class of ${size} states)` };
+  }
+  return { ...result, value: solved[posOf[0]] };
+}
+
+/** The root's exact win probability, or null when the budget runs out (see exactSolve). */
+export function solveExact(problem: ReachProblem, budget: ExactBudget = solverBudget()): Fraction | null {
+  return exactSolve(problem, budget).value;
+}
+
+/**
+ * Class c's integer system: local index = position in the class; the right-hand side over the
+ * class's common denominator `scale` (the lcm of the values it leaves to), so x = y / scale.
+ */
+function classSystem(
   problem: ReachProblem,
   c: number,
+  posOf: Int32Array,
   valueOf: (v: number) => Fraction,
-  solved: Fraction[],
   budget: ExactBudget,
-): void {
+): ClassSystem & { scale: bigint } {
   const { components, weights, graph } = problem;
-  const from = components.compStart[c];
-  const m = components.compStart[c + 1] - from;
-  const nodes = components.nodes.subarray(from, from + m);
-  const local = new Map<number, number>();
-  nodes.forEach((u, i) => local.set(u, i));
-
-  const rows: Map<number, bigint>[] = [];
-  const rhs: bigint[] = [];
-  /** Rows with a non-zero entry in each column (below the diagonal is what elimination needs). */
-  const columnRows: Set<number>[] = Array.from({ length: m }, () => new Set<number>());
+  const { edgeStart, edgeTarget } = graph;
+  const { weight, stay, denominator } = weights;
+  const { nodes, compStart, compOf } = components;
+  const from = compStart[c];
+  const m = compStart[c + 1] - from;
+  let scale = 1n;
+  let nnz = m;
   for (let i = 0; i < m; i++) {
-    const u = nodes[i];
-    const outside = new FractionSum(budget);
-    const row = new Map<number, bigint>();
-    for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) {
-      const w = weights.weight[e];
+    const u = nodes[from + i];
+    for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
+      if (weight[e] === 0) continue;
+      const v = edgeTarget[e];
+      if (compOf[v] === c) {
+        nnz++;
+        continue;
+      }
+      const { num, den } = valueOf(v);
+      if (num === 0n || den === 1n || den === scale) continue;
+      budget.spend(scale > den ? scale : den, 2);
+      if (scale % den !== 0n) scale = budget.check((scale / gcd(scale, den, budget)) * den);
+    }
+  }
+  if (nnz > budget.maxFill) throw new BudgetExceeded(`the class has ${nnz} entries, past ${budget.maxFill} stored numbers`);
+  const start = new Int32Array(m + 1);
+  const col = new Int32Array(nnz);
+  const val = new Float64Array(nnz);
+  const rhs: bigint[] = new Array<bigint>(m);
+  let t = 0;
+  for (let i = 0; i < m; i++) {
+    const u = nodes[from + i];
+    start[i] = t;
+    col[t] = i;
+    val[t++] = denominator - stay[u];
+    let b = 0n;
+    for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
+      const w = weight[e];
       if (w === 0) continue;
-      const v = graph.edgeTarget[e];
-      const j = components.compOf[v] === c ? local.get(v) : undefined;
-      if (j === undefined) outside.add(BigInt(w), valueOf(v));
-      else row.set(j, -BigInt(w));
-    }
-    row.set(i, BigInt(weights.denominator - weights.stay[u]));
-    for (const [j, a] of row) {
-      row.set(j, a * outside.den);
-      columnRows[j].add(i);
-    }
-    rows.push(row);
-    rhs.push(outside.num);
-  }
-
-  for (let k = 0; k < m; k++) {
-    const pivotRow = rows[k];
-    const pivot = pivotRow.get(k) ?? 0n;
-    if (pivot <= 0n) throw new BudgetExceeded('elimination met a non-positive pivot');
-    for (const i of [...columnRows[k]]) {
-      if (i <= k) continue;
-      const row = rows[i];
-      const factor = row.get(k)!;
-      for (const [j, a] of row) row.set(j, a * pivot);
-      for (const [j, a] of pivotRow) {
-        const updated = (row.get(j) ?? 0n) - factor * a;
-        if (updated === 0n) {
-          row.delete(j);
-          columnRows[j].delete(i);
-        } else {
-          row.set(j, updated);
-          columnRows[j].add(i);
-        }
+      const v = edgeTarget[e];
+      if (compOf[v] === c) {
+        col[t] = posOf[v] - from;
+        val[t++] = -w;
+        continue;
       }
-      rhs[i] = rhs[i] * pivot - factor * rhs[k];
-      budget.spend(pivot, 2 * (row.size + pivotRow.size));
-      let g = rhs[i];
-      for (const a of row.values()) {
-        if (g === 1n || g === -1n) break;
-        g = gcd(g, a, budget);
-      }
-      if (g > 1n || g < -1n) {
-        if (g < 0n) g = -g;
-        for (const [j, a] of row) row.set(j, a / g);
-        rhs[i] /= g;
-      }
-      for (const a of row.values()) budget.check(a);
-      budget.check(rhs[i]);
+      const { num, den } = valueOf(v);
+      if (num === 0n) continue;
+      b += BigInt(w) * num * (den === scale ? 1n : scale / den);
     }
+    rhs[i] = b;
   }
-
-  for (let k = m - 1; k >= 0; k--) {
-    const sum = new FractionSum(budget);
-    sum.num = rhs[k];
-    for (const [j, a] of rows[k]) if (j > k) sum.add(-a, solved[nodes[j]]);
-    solved[nodes[k]] = fraction(sum.num, sum.den * rows[k].get(k)!, budget);
-  }
+  start[m] = t;
+  return { m, start, col, val, rhs, scale };
 }

@@ -1,8 +1,8 @@
 import type { StateGraph } from '../graph/index.js';
-import { solveExact } from './exact.js';
+import { exactSolve, solverBudget } from './exact.js';
 import { DEFAULT_INTERVAL, solveInterval, type IntervalOptions } from './interval.js';
 import type { Policy, TransitionWeights } from './policy.js';
-import { floatAbove, floatBelow, oneIn, type Fraction } from './rational.js';
+import { ExactBudget, floatAbove, floatBelow, oneIn, type Fraction } from './rational.js';
 import { LOSS, WIN, reachProblem } from './win-problem.js';
 import type { ReverseEdges } from './reachability.js';
 
@@ -17,7 +17,8 @@ export interface ExactProbability {
  * The probability that a random attempt from the reset state wins.
  * - `exact`: complete graph, solved exactly (`exact` holds the fraction; lower and upper are the
  *   doubles just below and above it).
- * - `interval`: complete graph, interval iteration (a sound two-sided bound).
+ * - `interval`: complete graph, the exact solve gave up (`exactGaveUp` says why) and interval
+ *   iteration gave a sound two-sided bound, relative width 1e-9 or less unless `converged` is false.
  * - `bounds`: partial graph; lower counts the frontier as a loss, upper as a win.
  */
 export interface PWin {
@@ -28,6 +29,12 @@ export interface PWin {
   exact?: ExactProbability;
   /** False when interval iteration stopped on its work budget before closing the gap. */
   converged: boolean;
+  /** upper - lower. */
+  width: number;
+  /** (upper - lower) / upper, 0 when upper is 0. */
+  relativeWidth: number;
+  /** Why the exact solve gave up (a budget, and the class it ran out in), when it did. */
+  exactGaveUp?: string;
 }
 
 export function exactProbability(f: Fraction): ExactProbability {
@@ -39,20 +46,37 @@ interface Bound {
   upper: number;
   exact: Fraction | null;
   converged: boolean;
+  gaveUp?: string;
 }
 
 export interface SolveOptions {
   /** Try the exact solve first (else interval iteration only). */
   exact: boolean;
   interval: IntervalOptions;
+  /** The exact solve's budget on a complete graph (default `solverBudget()`). */
+  budget?: () => ExactBudget;
 }
 
-function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions): Bound {
+/**
+ * The exact budget of each bound of a partial graph, and the work its interval iteration may do:
+ * about a second and a few seconds, since those bounds are printed as doubles and a partial graph is
+ * explored further to tighten them rather than solved harder.
+ */
+const partialBudget = (): ExactBudget => new ExactBudget(50_000_000, 4096, 1_000_000);
+const PARTIAL_INTERVAL_WORK = 400_000_000;
+
+function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions, budget: () => ExactBudget): Bound {
   const problem = reachProblem(graph, weights, rev, frontierValue);
-  const exact = options.exact ? solveExact(problem) : null;
-  if (exact) return { lower: floatBelow(exact), upper: floatAbove(exact), exact, converged: true };
-  return { ...solveInterval(problem, options.interval), exact: null };
+  const exact = options.exact ? exactSolve(problem, budget()) : null;
+  if (exact?.value) return { lower: floatBelow(exact.value), upper: floatAbove(exact.value), exact: exact.value, converged: true };
+  const { lower, upper, converged } = solveInterval(problem, options.interval);
+  return { lower, upper, converged, exact: null, gaveUp: exact ? exact.gaveUp : 'not tried' };
 }
+
+const widths = (lower: number, upper: number): { width: number; relativeWidth: number } => ({
+  width: upper - lower,
+  relativeWidth: upper > 0 ? (upper - lower) / upper : 0,
+});
 
 /** Solves the win probability under `weights`; a graph with a frontier gets two solves, one per bound. */
 export function winProbability(
@@ -64,11 +88,21 @@ export function winProbability(
 ): PWin {
   const policy = weights.policy;
   if (frontier > 0) {
-    const low = solve(graph, weights, rev, LOSS, options);
-    const high = solve(graph, weights, rev, WIN, options);
-    return { policy, method: 'bounds', lower: low.lower, upper: high.upper, converged: low.converged && high.converged };
+    const partial = { ...options, interval: { ...options.interval, maxWork: Math.min(options.interval.maxWork, PARTIAL_INTERVAL_WORK) } };
+    const low = solve(graph, weights, rev, LOSS, partial, partialBudget);
+    const high = solve(graph, weights, rev, WIN, partial, partialBudget);
+    const gaveUp = low.gaveUp ?? high.gaveUp;
+    return {
+      policy,
+      method: 'bounds',
+      lower: low.lower,
+      upper: high.upper,
+      converged: low.converged && high.converged,
+      ...widths(low.lower, high.upper),
+      ...(gaveUp ? { exactGaveUp: gaveUp } : {}),
+    };
   }
-  const { lower, upper, exact, converged } = solve(graph, weights, rev, LOSS, options);
-  if (exact) return { policy, method: 'exact', lower, upper, exact: exactProbability(exact), converged };
-  return { policy, method: 'interval', lower, upper, converged };
+  const { lower, upper, exact, converged, gaveUp } = solve(graph, weights, rev, LOSS, options, options.budget ?? solverBudget);
+  if (exact) return { policy, method: 'exact', lower, upper, exact: exactProbability(exact), converged, ...widths(lower, upper) };
+  return { policy, method: 'interval', lower, upper, converged, ...widths(lower, upper), ...(gaveUp ? { exactGaveUp: gaveUp } : {}) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FractionSum, floatAbove, floatBelow, floatFraction, fraction, oneIn, type Fraction } from './rational.js';
+import { FractionSum, floatAbove, floatBelow, floatFraction, fraction, gcd, oneIn, type Fraction } from './rational.js';
 
 /** a/b < c/d by cross multiplication (all positive). */
 const below = (a: Fraction, b: Fraction): boolean => a.num * b.den < b.num * a.den;
@@ -58,5 +58,34 @@ describe('rationals', () => {
   it('says 1 in N', () => {
     expect(oneIn({ num: 2n, den: 710n })).toBe(355);
     expect(oneIn({ num: 0n, den: 1n })).toBe(Infinity);
+  });
+});
+
+describe('gcd', () => {
+  it("agrees with Euclid's algorithm on numbers of every size, common factors and powers of two included", () => {
+    const euclid = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : euclid(b, a % b));
+    let seed = 12345n;
+    const random = (bits: number): bigint => {
+      let x = 0n;
+      for (let i = 0; i < bits; i += 32) {
+        seed = (seed * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+        x = (x << 32n) | (seed >> 32n);
+      }
+      return x >> BigInt((32 - (bits % 32)) % 32);
+    };
+    for (const bits of [1, 20, 53, 54, 64, 100, 500, 3000]) {
+      for (let trial = 0; trial < 20; trial++) {
+        const common = trial % 3 === 0 ? random(bits >> 1) + 1n : 1n;
+        const a = random(bits) * common * (trial % 4 === 0 ? 1n << 70n : 1n);
+        const b = (random(bits) + 1n) * common * (trial % 5 === 0 ? -1n : 1n);
+        expect(gcd(a, b)).toBe(euclid(a, b));
+        expect(gcd(b, a)).toBe(euclid(a, b));
+      }
+    }
+    // consecutive Fibonacci numbers: the most quotient steps for their size
+    let [f, g] = [1n, 1n];
+    for (let i = 0; i < 3000; i++) [f, g] = [g, f + g];
+    expect(gcd(f, g)).toBe(1n);
+    expect(gcd(f * 7n, g * 7n)).toBe(7n);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CELLS, GameAction } from '../engine/actions.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { analyze } from './analyze.js';
-import { floatFraction } from './rational.js';
+import { floatFraction, gcd } from './rational.js';
+import { corridor as ruinCorridor, walkGraph } from '../../test/fixtures/walks.js';
 
 /** Compact arrays for a graph of `n` nodes whose edges `fill` writes (it returns the edge count). */
 function compact(n: number, maxEdges: number, actions: StateGraph['actions'], fill: (g: StateGraph) => number): StateGraph {
@@ -91,18 +92,36 @@ const atMost = (x: number, f: { num: bigint; den: bigint }): boolean => {
 };
 
 describe('a million states', () => {
-  it('a 980 x 1021 lattice walk (1,000,582 nodes) is bracketed around its binomial value', () => {
+  it("the 250,001-cell gambler's-ruin corridor (one class) is exactly 2/5, well within a minute", () => {
+    const graph = walkGraph(ruinCorridor(250_000, 100_000));
+    const started = performance.now();
+    const { pWin } = analyze(graph);
+    const seconds = (performance.now() - started) / 1000;
+    expect(pWin.method).toBe('exact');
+    expect(pWin.exact).toMatchObject({ p: '2', q: '5' });
+    expect(seconds).toBeLessThan(60);
+  });
+
+
+  it('a 980 x 1021 lattice walk (1,000,582 nodes) gets its binomial value exactly', () => {
     const graph = lattice(980, 1021);
     expect(graph.nodeCount).toBeGreaterThan(1_000_000);
     const truth = latticeWin(980, 1021);
     const { pWin, shortestWin, deadEnds, verdict } = analyze(graph);
-    expect(pWin.method).toBe('interval');
+    expect(pWin.method).toBe('exact');
+    const g = gcd(truth.num, truth.den);
+    expect({ p: pWin.exact!.p, q: pWin.exact!.q }).toEqual({ p: String(truth.num / g), q: String(truth.den / g) });
     expect(atMost(pWin.lower, truth)).toBe(true);
     expect(atMost(pWin.upper, truth)).toBe(false);
-    expect(pWin.upper - pWin.lower).toBeLessThan(1e-9);
     expect(shortestWin!.length).toBe(980);
     expect(deadEnds.count).toBe(0);
     expect(verdict).toBe('fail');
+    // with the exact solve off, interval iteration brackets it to 1e-9
+    const interval = analyze(graph, { exact: false }).pWin;
+    expect(interval.method).toBe('interval');
+    expect(atMost(interval.lower, truth)).toBe(true);
+    expect(atMost(interval.upper, truth)).toBe(false);
+    expect(interval.relativeWidth).toBeLessThan(1e-9);
   });
 
   it('a 1,000,000-cell corridor with self-loops matches (4095/4096)^n', () => {

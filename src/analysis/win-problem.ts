@@ -19,6 +19,8 @@ export interface ReachProblem {
   readonly weights: TransitionWeights;
   readonly value: Int8Array;
   readonly components: Components;
+  /** The graph's reverse edges (interval iteration orders its sweeps by them). */
+  readonly rev: ReverseEdges;
 }
 
 /**
@@ -50,7 +52,7 @@ export function reachProblem(
   const canLose = backwardReach(rev, seeds(LOSS), unknown);
   for (let v = 0; v < n; v++) if (value[v] === UNKNOWN && !canLose[v]) value[v] = WIN;
 
-  return { graph, weights, value, components: stronglyConnected(graph, unknownFromRoot(graph, value)) };
+  return { graph, weights, value, components: stronglyConnected(graph, unknownFromRoot(graph, value)), rev };
 }
 
 /** The unknown nodes the root reaches through unknown nodes: the only ones its value depends on. */

@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICIES, type Policy } from '../analysis/index.js';
 import { InputError } from '../errors.js';
+import { checkOutputFile, prepareOutputDir } from '../files.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -52,4 +54,37 @@ export function policyOption(values: Parsed['values']): Policy {
   const policy = (values.policy ?? 'available') as Policy;
   if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(values.policy)}'`);
   return policy;
+}
+
+/** `--workers K` (1..256); more than the machine's cores is allowed, with a one-line warning. */
+export function workersOption(values: Parsed['values'], command: string): number | undefined {
+  const workers = numberOption(values, 'workers', { min: 1, max: 256 });
+  const cores = availableParallelism();
+  if (workers !== undefined && workers > cores) {
+    console.error(`arcgraph ${command}: warning: --workers ${workers} is more than the ${cores} cores this machine offers; workers will share cores and each holds its own memory`);
+  }
+  return workers;
+}
+
+/** An output folder option, created and checked for writing before any work; undefined when absent. */
+export function outputDirOption(values: Parsed['values'], name: string): string | undefined {
+  const raw = values[name];
+  if (typeof raw !== 'string') return undefined;
+  try {
+    return prepareOutputDir(raw);
+  } catch (err) {
+    throw new InputError(`--${name} ${raw}: ${(err as Error).message}`);
+  }
+}
+
+/** An output file option, checked for writing before any work; undefined when absent. */
+export function outputFileOption(values: Parsed['values'], name: string): string | undefined {
+  const raw = values[name];
+  if (typeof raw !== 'string') return undefined;
+  try {
+    checkOutputFile(raw);
+    return raw;
+  } catch (err) {
+    throw new InputError(`--${name} ${raw}: ${(err as Error).message}`);
+  }
 }

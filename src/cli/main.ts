@@ -19,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   random: async () => (await import('./commands/random.js')).default,
   qualify: async () => (await import('./commands/qualify.js')).default,
   sweep: async () => (await import('./commands/sweep.js')).default,
+  history: async () => (await import('./commands/history.js')).default,
+  worker: async () => (await import('./commands/worker.js')).default,
 };
 
 async function usage(): Promise<string> {

@@ -5,3 +5,4 @@ export * from './checks.js';
 export * from './game.js';
 export * from './identity.js';
 export * from './runtime.js';
+export * from './frames.js';

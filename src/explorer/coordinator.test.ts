@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import graphology from 'graphology';
@@ -13,6 +13,9 @@ import { bfsPath, depthOf } from '../graph/index.js';
 import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { exportGraph } from '../graph/graphology.js';
+import { tempFolders } from '../../test/support/temp.js';
+
+const tempDir = tempFolders('arcgraph-coordinator-');
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -290,7 +293,7 @@ describe('explore', () => {
   it('exports GEXF and Graphology JSON that read back to the same graph', async () => {
     const loaded = await loadGame(fixture('maze'));
     const { graph } = await exploreGraph(loaded, { level: 1, workers: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-'));
+    const dir = tempDir();
     await exportGraph(graph, join(dir, 'g.gexf'));
     await exportGraph(graph, join(dir, 'g.json'));
     const fromGexf = parseGexf(graphology.DirectedGraph, readFileSync(join(dir, 'g.gexf'), 'utf8'));

@@ -96,3 +96,63 @@ export function bfsPath(g: StateGraph, u: number): Uint16Array {
   }
   return path;
 }
+
+/** Each node's BFS depth, the node it was first reached from (-1 for the root and unreached nodes) and the action code from it. */
+export interface BfsTree {
+  depth: Uint32Array;
+  parent: Int32Array;
+  parentAction: Uint16Array;
+}
+
+/**
+ * The whole BFS tree in one pass over the edges (10 bytes a node), for a report that draws or
+ * walks it: parents in id order, edges in order, the first to reach a node of the next layer is
+ * its parent. A graph without layers gets a breadth-first search from node 0 (unreached nodes at
+ * depth 0).
+ */
+export function bfsTree(g: StateGraph): BfsTree {
+  const n = g.nodeCount;
+  const depth = new Uint32Array(n);
+  const parent = new Int32Array(n).fill(-1);
+  const parentAction = new Uint16Array(n);
+  const reach = (u: number, v: number, e: number): void => {
+    parent[v] = u;
+    parentAction[v] = edgeAction(g, e);
+  };
+  const layers = g.layerStart;
+  if (layers) {
+    for (let d = 1; d < layers.length - 1; d++) {
+      for (let v = layers[d]; v < layers[d + 1]; v++) depth[v] = d;
+      for (let u = layers[d - 1]; u < layers[d]; u++) {
+        for (let e = g.edgeStart[u]; e < g.edgeStart[u + 1]; e++) {
+          const v = g.edgeTarget[e];
+          if (v >= layers[d] && v < layers[d + 1] && parent[v] < 0) reach(u, v, e);
+        }
+      }
+    }
+    return { depth, parent, parentAction };
+  }
+  const seen = new Uint8Array(n);
+  const queue = new Int32Array(n);
+  let tail = 0;
+  if (n > 0) (seen[0] = 1), (queue[tail++] = 0);
+  for (let head = 0; head < tail; head++) {
+    const u = queue[head];
+    for (let e = g.edgeStart[u]; e < g.edgeStart[u + 1]; e++) {
+      const v = g.edgeTarget[e];
+      if (seen[v]) continue;
+      seen[v] = 1;
+      depth[v] = depth[u] + 1;
+      reach(u, v, e);
+      queue[tail++] = v;
+    }
+  }
+  return { depth, parent, parentAction };
+}
+
+/** The action codes from the root to node u along a BFS tree's parents. */
+export function treePath(tree: BfsTree, u: number): Uint16Array {
+  const path = new Uint16Array(tree.depth[u]);
+  for (let v = u, i = path.length - 1; tree.parent[v] >= 0; v = tree.parent[v]) path[i--] = tree.parentAction[v];
+  return path;
+}

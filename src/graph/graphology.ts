@@ -1,5 +1,5 @@
 /** The state graph as a graphology graph, and its export to GEXF / JSON files. */
-import { writeFile, rename } from 'node:fs/promises';
+import { writeFileAtomic } from '../files.js';
 import graphology from 'graphology';
 import { write as writeGexf } from 'graphology-library/gexf.js';
 import { CELLS, GameAction, codeName } from '../engine/index.js';
@@ -74,13 +74,26 @@ export function toGraphology(g: StateGraph): DirectedGraph {
   return graph;
 }
 
+/** GEXF 1.2's viz namespace (https://gexf.net/1.2/viz.xsd): what Gephi expects on `xmlns:viz`. */
+export const GEXF_VIZ_NAMESPACE = 'http://www.gexf.net/1.2draft/viz';
+
+/**
+ * graphology-gexf writes GEXF 1.2 with `xmlns:viz="http:///www.gexf.net/1.1draft/viz"` (three
+ * slashes, and the 1.1 draft): not a URI, and Gephi refuses the file. Only the root element
+ * carries it, so the attribute is rewritten there.
+ */
+export function gexfText(graph: DirectedGraph): string {
+  const text = writeGexf(graph);
+  const fixed = text.replace(/(<gexf\b[^>]*?\sxmlns:viz=")[^"]*(")/, `$1${GEXF_VIZ_NAMESPACE}$2`);
+  if (!fixed.includes(`xmlns:viz="${GEXF_VIZ_NAMESPACE}"`)) throw new Error('internal error: the GEXF writer no longer declares the viz namespace on <gexf>');
+  return fixed;
+}
+
 /** Writes the graph as GEXF (.gexf) or Graphology JSON (.json), atomically (temp file, then rename). */
 export async function exportGraph(g: StateGraph, file: string): Promise<void> {
   const format = file.endsWith('.gexf') ? 'gexf' : file.endsWith('.json') ? 'json' : undefined;
   if (!format) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
   const graph = toGraphology(g);
-  const text = format === 'gexf' ? writeGexf(graph) : JSON.stringify(graph.export());
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  const text = format === 'gexf' ? gexfText(graph) : JSON.stringify(graph.export());
+  writeFileAtomic(file, text);
 }

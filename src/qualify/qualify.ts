@@ -44,14 +44,16 @@ export async function qualify(source: GameSource, options: QualifyOptions = {}):
   const random2 = new Map<number, RegimeOutcome>();
   let random2Steps = 0;
   let random2Seconds = 0;
-  for (const level of levels) random1.set(level, fuzz.hung.has(level) ? skipped() : await randomRegime(ctx, 'random1', level, steps('random1'), seed, tutorial(level)));
+  // After an interruption the regimes not yet run are skipped, not reported as passes of 0 steps.
+  const skip = (level: number): boolean => fuzz.hung.has(level) || options.signal?.aborted === true;
+  for (const level of levels) random1.set(level, skip(level) ? skipped() : await randomRegime(ctx, 'random1', level, steps('random1'), seed, tutorial(level)));
   for (const level of levels.filter((l) => !tutorial(l))) {
-    const outcome = fuzz.hung.has(level) ? skipped() : await randomRegime(ctx, 'random2', level, steps('random2'), seed + 1, false);
+    const outcome = skip(level) ? skipped() : await randomRegime(ctx, 'random2', level, steps('random2'), seed + 1, false);
     random2.set(level, outcome);
     random2Steps += outcome.steps;
     random2Seconds += outcome.seconds;
   }
-  const playback = playbackRegime(ctx, ref, levels);
+  const playback = playbackRegime(ctx, options.signal?.aborted ? undefined : ref, levels);
 
   const { findings, out } = await reproduce(game, raw, options);
   const count = (regime: Regime, level: number): number => findings.filter((f) => f.regime === regime && f.level === level).length;

@@ -6,7 +6,7 @@
  * frame) or when the step cannot be played here (it threw, or may never return).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { actionName, GameAction, type Action } from '../engine/index.js';
@@ -16,7 +16,8 @@ import { cutCycles, shrink } from './shrink.js';
 import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
 import { Session, type FrameData } from '../engine/index.js';
-import { frameDataToJson, recordingText, writeFileAtomic, type RecordedFrameData } from '../recording/index.js';
+import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
+import { makeDir, writeFileAtomic } from '../files.js';
 import { frameProblem, type Check } from '../engine/index.js';
 
 type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
@@ -61,7 +62,7 @@ export async function reproduce(game: Game, raw: RawFault[], options: QualifyOpt
   const folder = (): string => {
     if (!out) {
       out = options.out ?? mkdtempSync(join(tmpdir(), `arcgraph-qualify-${game.id}-`));
-      mkdirSync(out, { recursive: true });
+      makeDir(out);
     }
     return out;
   };
@@ -81,7 +82,8 @@ export async function reproduce(game: Game, raw: RawFault[], options: QualifyOpt
       finding.actions = recorded.map(actionName);
     } else {
       const pinned = fault.check === 'exception' ? fault.message : undefined;
-      const actions = await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
+      // Interrupted: the sequence as found (cycles cut), without the searches of a full shrink.
+      const actions = options.signal?.aborted ? cutCycles(game, fault.level, fault.actions) : await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
       finding.actions = actions.map(actionName);
       recorded = fault.check === 'nondeterminism' ? repeatFlaky(game, fault.level, actions) : actions;
     }

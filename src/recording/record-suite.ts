@@ -21,7 +21,8 @@
  *   node dist/src/recording/record-suite.js <game-id-or-module> [--max-nodes N] [--workers N] [--out DIR]
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { makeDir } from '../files.js';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -138,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
   const { game } = loaded;
   const solver = await gameSolver(loaded);
   const dir = values.out ?? join(PACKAGE_ROOT, 'games', game.id, 'recordings');
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir);
 
   const by: Record<Agent, number[]> = { 'shortest-win': [], 'solver-win': [], 'shortest-loss': [], 'random-loss': [] };
   const missing: string[] = [];

@@ -3,8 +3,7 @@
  * with frames as nested 64x64 arrays and `action_input.id` as an integer.
  */
 import { randomUUID } from 'node:crypto';
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from '../files.js';
 import { GameAction, type Action } from '../engine/index.js';
 import type { Game } from '../engine/index.js';
 import { Session, frameToRows, type FrameData, type SessionState } from '../engine/index.js';
@@ -70,22 +69,6 @@ export function recordActions(game: Game, actions: readonly Action[], opts: Reco
 /** The file text: one compact `{"timestamp", "data"}` object per line. */
 export function recordingText(lines: readonly RecordedFrameData[], now: () => Date = () => new Date()): string {
   return lines.map((data) => JSON.stringify({ timestamp: now().toISOString(), data }) + '\n').join('');
-}
-
-/** Writes `text` to `path` atomically: a temporary file in the same folder, then a rename. */
-export function writeFileAtomic(path: string, text: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, path);
-  } catch (err) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // the temporary file was never created
-    }
-    throw err;
-  }
 }
 
 /** Writes recorded lines to `path` atomically. */

@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweep, type SweepOptions } from '../sweep/sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { gameRegressions, readBaseline } from './baseline.js';
 import type { SweepReport } from './schema.js';
+import { tempFolders } from '../../test/support/temp.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-baseline-'));
+const tempDir = tempFolders('arcgraph-baseline-');
 
 async function run(games: string[], opts: Partial<SweepOptions> = {}): Promise<{ report: SweepReport; out: string }> {
   const out = tempDir();
@@ -36,7 +36,11 @@ describe('baseline comparison', () => {
       for (const [i, level] of game.levels.entries()) {
         const old = baseline.games[g].levels[i];
         expect(level.previous).toEqual({
+          source: 'baseline',
+          startedAt: baseline.startedAt,
           outcome: old.outcome,
+          states: old.explore!.nodes,
+          startHash: old.startHash,
           shortestWin: old.analysis!.shortestWin!.length,
           pWin: { lower: old.analysis!.pWin.lower, upper: old.analysis!.pWin.upper },
           crashed: false,
@@ -82,9 +86,9 @@ describe('baseline comparison', () => {
     expect(md).toContain('## Regressions');
     expect(md.match(/▲ REGRESSION/g)).toHaveLength(6); // the level rows (the game-wide one is in the list)
     expect(md).toContain('15 (baseline 15, +0; was 10)');
-    const html = readFileSync(join(out, 'report.html'), 'utf8');
-    expect(html.match(/<tr class="level-row regression">/g)).toHaveLength(6);
-    expect(html).toContain('class="regressions"');
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html.match(/<tr class="level-row regression"/g)).toHaveLength(6);
+    expect(html.match(/<li class="regression-text">/g)).toHaveLength(7);
   });
 
   it('flags a solution that was found before and is not any more', async () => {

@@ -1,4 +1,4 @@
-/** Comparison with an earlier sweep (--baseline): what each level was, and what got worse. */
+/** Comparison with an earlier run (--baseline, or the previous night in the history): what each level was, and what got worse. */
 import { readFile } from 'node:fs/promises';
 import { parseReport, type GameReport, type LevelReport, type PreviousLevel, type Regression, type SweepReport } from './schema.js';
 import { formatProbability as show } from './summary.js';
@@ -17,12 +17,16 @@ export function baselineGame(baseline: SweepReport | null, game: string): GameRe
   return baseline?.games.find((g) => g.game === game);
 }
 
-/** What the level was in the baseline; null when the baseline does not have it. */
-export function previousLevel(before: GameReport | undefined, level: number): PreviousLevel | null {
+/** What the level was in the baseline report (started at `startedAt`); null when the baseline does not have it. */
+export function previousLevel(before: GameReport | undefined, level: number, startedAt: string): PreviousLevel | null {
   const old = before?.levels.find((l) => l.level === level);
   if (!old) return null;
   return {
+    source: 'baseline',
+    startedAt,
     outcome: old.outcome,
+    states: old.explore?.nodes ?? null,
+    startHash: old.startHash,
     shortestWin: old.analysis?.shortestWin?.length ?? null,
     pWin: old.analysis ? { lower: old.analysis.pWin.lower, upper: old.analysis.pWin.upper } : null,
     crashed: old.crash !== null,
@@ -55,12 +59,20 @@ function levelRegressions(game: string, level: LevelReport): Regression[] {
   return found;
 }
 
-/** The regressions of one finished game against its baseline (none for a game the baseline lacks). */
-export function gameRegressions(game: GameReport, before: GameReport | undefined): Regression[] {
+/** What a whole game was in the run compared with: whether an error stopped it, whether its qualification passed (null: it did not run). */
+export interface PreviousGame {
+  error: boolean;
+  qualificationPassed: boolean | null;
+}
+
+export const previousGame = (before: GameReport): PreviousGame => ({ error: before.error !== null, qualificationPassed: before.qualification?.passed ?? null });
+
+/** The regressions of one finished game against the run compared with (none for a game that run lacks). */
+export function gameRegressions(game: GameReport, before: PreviousGame | undefined): Regression[] {
   if (!before) return [];
   const found: Regression[] = [];
-  if (game.error !== null && before.error === null) found.push({ game: game.game, level: null, kind: 'new-failure', message: `${game.game} now stops with an error: ${game.error}` });
-  if (game.qualification && !game.qualification.passed && before.qualification?.passed !== false) {
+  if (game.error !== null && !before.error) found.push({ game: game.game, level: null, kind: 'new-failure', message: `${game.game} now stops with an error: ${game.error}` });
+  if (game.qualification && !game.qualification.passed && before.qualificationPassed !== false) {
     found.push({ game: game.game, level: null, kind: 'new-failure', message: `${game.game}: qualification now fails` });
   }
   for (const level of game.levels) found.push(...levelRegressions(game.game, level));

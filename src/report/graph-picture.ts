@@ -16,7 +16,7 @@ import { Rng } from '../player/index.js';
 // graphology-library re-exports the layout's CommonJS function as the default, which its typings omit
 const forceAtlas2 = (forceAtlas2Module as unknown as { default: typeof forceAtlas2Layout.default }).default;
 
-/** Levels with at most this many states get a graph picture (the layout is quadratic-ish); bigger ones a depth histogram. */
+/** Levels with at most this many states are laid out by ForceAtlas2 (quadratic-ish); bigger ones in depth layers. */
 export const PICTURE_LIMIT = 2_000;
 
 export type PictureKind = 'start' | 'won' | 'lost' | 'dead' | 'frontier' | 'state';
@@ -29,7 +29,7 @@ export interface GraphPicture {
   selfLoops: number;
 }
 
-function kindOf(g: StateGraph, u: number, dead: Uint8Array): PictureKind {
+export function kindOf(g: StateGraph, u: number, dead: Uint8Array): PictureKind {
   const f = g.flags[u];
   if (f & NodeFlag.WON) return 'won';
   if (f & NodeFlag.LOST) return 'lost';

@@ -15,8 +15,9 @@ export function headline(r: SweepReport): string {
 
 /** What the sweep ran with. */
 export function settingsLine(r: SweepReport): string {
-  const { budget, workers, policy, threshold, seed } = r.settings;
-  return `Budget per level: ${budget.nodes.toLocaleString('en-US')} states, ${budget.seconds} s; qualification steps scale ${budget.stepsScale}; ${workers} workers; policy ${policy}; threshold ${threshold}; seed ${seed}; ${r.seconds.toFixed(1)} s.`;
+  const { budget, workers, policy, threshold, seed, queue } = r.settings;
+  const where = queue === null ? `${workers} workers` : `jobs through the queue ${queue}${workers === null ? '' : `, ${workers} workers each`}`;
+  return `Budget per level: ${budget.nodes.toLocaleString('en-US')} states, ${budget.seconds} s; qualification steps scale ${budget.stepsScale}; ${where}; policy ${policy}; threshold ${threshold}; seed ${seed}; ${r.seconds.toFixed(1)} s.`;
 }
 
 export function gameTable(game: GameReport, r: SweepReport): string[] {

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../sweep/sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { arr, check, int, nullable, num, obj, oneOf, str } from './check.js';
 import { parseReport, SCHEMA_VERSION, validateReport, type SweepReport } from './schema.js';
+import { tempFolders } from '../../test/support/temp.js';
+
+const tempDir = tempFolders('arcgraph-schema-');
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -43,8 +45,8 @@ describe('report.json schema', () => {
   beforeAll(async () => {
     // a report with every kind of level: exact, partial (bounds and a hint), crashed, a failed qualification, and a baseline
     const qualifier = stubQualifier({ fail: { maze: [1] } });
-    const first = await sweep({ games: [fixture('ruin'), fixture('maze')], out: mkdtempSync(join(tmpdir(), 'arcgraph-schema-')), workers: 1, qualifier });
-    const out = mkdtempSync(join(tmpdir(), 'arcgraph-schema-'));
+    const first = await sweep({ games: [fixture('ruin'), fixture('maze')], out: tempDir(), workers: 1, qualifier });
+    const out = tempDir();
     report = await sweep({
       games: [fixture('ruin'), fixture('maze'), fixture('boom')],
       out,
@@ -100,6 +102,30 @@ describe('report.json schema', () => {
     expect(validateReport(parsed)).toEqual([]);
   });
 
+  it('reads a version-2 report written before pWin had its width and the reason exact gave up', () => {
+    const parsed = JSON.parse(onDisk);
+    let levels = 0;
+    for (const game of parsed.games) {
+      for (const level of game.levels) {
+        if (!level.analysis) continue;
+        delete level.analysis.pWin.width;
+        delete level.analysis.pWin.relativeWidth;
+        delete level.analysis.pWin.exactGaveUp;
+        levels++;
+      }
+    }
+    expect(levels).toBeGreaterThan(0);
+    const read = parseReport(JSON.stringify(parsed));
+    for (const game of read.games) {
+      for (const level of game.levels) {
+        if (!level.analysis) continue;
+        const { pWin } = level.analysis;
+        expect(pWin.width).toBe(pWin.upper - pWin.lower);
+        expect(pWin.exactGaveUp).toBeNull();
+      }
+    }
+  });
+
   it('catches wrong types and values', () => {
     const parsed = JSON.parse(onDisk);
     parsed.games[0].levels[0].analysis.pWin.upper = 1.5;
@@ -113,8 +139,43 @@ describe('report.json schema', () => {
   });
 
   it('parseReport refuses other versions, non-JSON and invalid reports with a reason', () => {
-    expect(() => parseReport(onDisk.replace(/"schemaVersion": 1/, '"schemaVersion": 2'))).toThrow(/schemaVersion 2; this arcgraph reads version 1/);
-    expect(() => parseReport('{"schemaVersion": 1')).toThrow(/not JSON/);
+    expect(() => parseReport(onDisk.replace(/"schemaVersion": 3/, '"schemaVersion": 4'))).toThrow(/schemaVersion 4; this arcgraph reads versions 1, 2 and 3/);
+    expect(() => parseReport('{"schemaVersion": 3')).toThrow(/not JSON/);
     expect(() => parseReport(onDisk.replace(/"passed": (true|false)\n}/, '"passed": "yes"\n}'))).toThrow(/\$\.passed: expected a boolean/);
+  });
+
+  it('reads a version-2 report (as --baseline): where jobs ran reads as nowhere, the queue as none', () => {
+    const v2 = JSON.parse(onDisk);
+    v2.schemaVersion = 2;
+    delete v2.settings.queue;
+    for (const game of v2.games) {
+      if (game.qualification) delete game.qualification.ranOn;
+      for (const level of game.levels) delete level.ranOn;
+    }
+    const read = parseReport(JSON.stringify(v2));
+    expect(read.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(read.settings.queue).toBeNull();
+    expect(read.games.flatMap((g) => g.levels.map((l) => l.ranOn))).toEqual(read.games.flatMap((g) => g.levels.map(() => [])));
+    expect(read.games.flatMap((g) => g.levels.map((l) => l.previous))).toEqual(report.games.flatMap((g) => g.levels.map((l) => JSON.parse(JSON.stringify(l.previous)))));
+  });
+
+  it('reads a version-1 report (as --baseline): the fields version 2 added read as null', () => {
+    const v1 = JSON.parse(onDisk);
+    v1.schemaVersion = 1;
+    delete v1.history;
+    for (const game of v1.games) {
+      delete game.contentHash;
+      for (const level of game.levels) {
+        delete level.startHash;
+        // version 1's shape of previous
+        if (level.previous) level.previous = { outcome: level.previous.outcome, shortestWin: level.previous.shortestWin, pWin: level.previous.pWin, crashed: level.previous.crashed };
+      }
+    }
+    const read = parseReport(JSON.stringify(v1));
+    expect(read.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(read.history).toBeNull();
+    expect(read.games.map((g) => g.contentHash)).toEqual(read.games.map(() => null));
+    expect(read.games.flatMap((g) => g.levels.map((l) => [l.startHash, l.previous]))).toEqual(read.games.flatMap((g) => g.levels.map(() => [null, null])));
+    expect(read.games.map((g) => g.levels.map((l) => l.outcome))).toEqual(report.games.map((g) => g.levels.map((l) => l.outcome)));
   });
 });

@@ -1,5 +1,5 @@
 /**
- * report.json: the sweep's machine-readable result, version 1. The TypeScript types and the
+ * report.json: the sweep's machine-readable result, version 3 (reads versions 1 and 2 too). The TypeScript types and the
  * checker schema below describe the same document (reports/README.md documents it for people);
  * the tests hold them together by validating real reports against the closed schema. Over 300
  * lines on purpose: one contract, every field with its meaning, read and changed as a whole.
@@ -8,7 +8,9 @@ import type { Policy } from '../analysis/index.js';
 import type { RegimeStatus } from '../qualify/index.js';
 import { arr, bool, check, int, nul, nullable, num, obj, oneOf, str, type Schema } from './check.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 3;
+/** Versions parseReport reads: older ones lack the fields later versions added, read as null (see upgrade). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** pass: nothing wrong; fail: a crash, a verdict failed or qualification failed; inconclusive: bounds straddle the threshold. */
 export type Outcome = 'pass' | 'fail' | 'inconclusive';
@@ -82,11 +84,28 @@ export interface AnalysisNumbers {
     /** p/q as decimal strings, and q/p (null when p = 0). */
     exact: { p: string; q: string; oneIn: number | null } | null;
     converged: boolean;
+    /** upper - lower, and that over upper (0 when upper is 0). */
+    width: number;
+    relativeWidth: number;
+    /** Why the exact solve gave up, when it did (method interval or bounds). */
+    exactGaveUp: string | null;
   };
   verdict: 'pass' | 'fail' | 'inconclusive';
   hint: string | null;
   threshold: number;
   exempt: boolean;
+}
+
+/** Which machine ran one job of the sweep (a local sweep's jobs all run on its own machine). */
+export interface RanOn {
+  /** The job's stage: a level's exploration or its Monte Carlo settling, or a game's qualification. */
+  stage: 'explore' | 'monte-carlo' | 'qualify';
+  /** Host name of the machine. */
+  machine: string;
+  /** The process on it: `host:pid` of the sweep (local) or of the `arcgraph worker` that took the job. */
+  worker: string;
+  /** Seconds the job took there. */
+  seconds: number;
 }
 
 export interface RegimeReport {
@@ -110,11 +129,19 @@ export interface QualificationReport {
   seconds: number;
   levels: { level: number; tutorial: boolean; regimes: { random1: RegimeReport; random2: RegimeReport | null; fuzz: RegimeReport; playback: RegimeReport } }[];
   findings: { regime: string; check: string; level: number; severity: 'fail' | 'warn'; message: string; actions: string[]; reproduction: string | null }[];
+  /** Where the qualification job ran; null in reports older than version 3. */
+  ranOn: RanOn | null;
 }
 
-/** The level's numbers in the baseline report, when the baseline has this level. */
+/** The level's numbers in the run it is compared with (the --baseline report, else the previous night in the history). */
 export interface PreviousLevel {
+  source: 'baseline' | 'history';
+  /** When that run started. */
+  startedAt: string;
   outcome: Outcome;
+  states: number | null;
+  /** Its start state's hash: a different one means the level itself changed. */
+  startHash: string | null;
   shortestWin: number | null;
   pWin: { lower: number; upper: number } | null;
   crashed: boolean;
@@ -123,6 +150,8 @@ export interface PreviousLevel {
 export interface LevelReport {
   level: number;
   tutorial: boolean;
+  /** SHA-256 (first 16 hex digits) of the canonical bytes of the level's reset state: it changes when the level does. Null when it cannot be built. */
+  startHash: string | null;
   /** Null when the level crashed before the exploration finished. */
   explore: ExploreNumbers | null;
   analysis: AnalysisNumbers | null;
@@ -136,6 +165,9 @@ export interface LevelReport {
   /** Why the outcome is not pass, one sentence each. */
   reasons: string[];
   previous: PreviousLevel | null;
+  /** The level's jobs (exploration, then Monte Carlo) and where each ran; empty in reports older than version 3. */
+  ranOn: RanOn[];
+  /** Seconds of its jobs together. */
   seconds: number;
 }
 
@@ -144,13 +176,16 @@ export interface GameReport {
   title: string;
   /** As given to the sweep: a suite id or a module path. */
   source: string;
+  /** SHA-256 (first 16 hex digits) of the game's code and every level's reset state: the game's version. */
+  contentHash: string | null;
   levelCount: number;
   tutorialLevels: number;
   levels: LevelReport[];
   qualification: QualificationReport | null;
-  /** An error that stopped this game's sweep (the levels before it are kept). */
+  /** Jobs of this game that failed (not a game fault, which is a level's finding), one after another; the levels whose jobs finished are kept. */
   error: string | null;
   outcome: Outcome;
+  /** Seconds of its jobs together. */
   seconds: number;
 }
 
@@ -164,6 +199,16 @@ export interface Regression {
   message: string;
 }
 
+export interface HistoryInfo {
+  path: string;
+  /** Runs the file held before this one. */
+  earlierRuns: number;
+  /** The previous run's start, which levels are compared with when there is no --baseline. */
+  previousRun: string | null;
+  /** Why the history could not be read or written (the report is written all the same). */
+  warning: string | null;
+}
+
 export interface SweepReport {
   schemaVersion: typeof SCHEMA_VERSION;
   tool: { name: 'arcgraph'; version: string };
@@ -172,8 +217,14 @@ export interface SweepReport {
   seconds: number;
   /** running: written after a finished game while others remain (a killed sweep leaves this). */
   status: 'running' | 'complete' | 'interrupted';
-  settings: { games: string[]; budget: Budget; workers: number; policy: Policy; threshold: number; seed: number };
+  /**
+   * workers: threads per job; null when the jobs ran on queue workers, each with its own count (each
+   * level's explore.workers says). queue: the Redis URL the jobs went through (no password), null for a local sweep.
+   */
+  settings: { games: string[]; budget: Budget; workers: number | null; policy: Policy; threshold: number; seed: number; queue: string | null };
   baseline: { path: string; startedAt: string } | null;
+  /** The sweep history file; null when the sweep keeps none. */
+  history: HistoryInfo | null;
   games: GameReport[];
   regressions: Regression[];
   summary: { games: number; levels: number; pass: number; fail: number; inconclusive: number; crashes: number; regressions: number };
@@ -186,6 +237,7 @@ const probability = num({ min: 0, max: 1 });
 const outcome = oneOf('pass', 'fail', 'inconclusive');
 const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped');
 const actionPath = obj({ length: count, actions: arr(str) });
+const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
 const regime = obj({ status: regimeStatus, steps: count, wins: nullable(count), findings: count, seconds: num({ min: 0 }) });
 
 const exploreSchema = obj({
@@ -221,6 +273,9 @@ const analysisSchema = obj({
     upper: probability,
     exact: nullable(obj({ p: str, q: str, oneIn: nullable(num({ min: 1 })) })),
     converged: bool,
+    width: num({ min: 0 }),
+    relativeWidth: num({ min: 0, max: 1 }),
+    exactGaveUp: nullable(str),
   }),
   verdict: oneOf('pass', 'fail', 'inconclusive'),
   hint: nullable(str),
@@ -239,6 +294,7 @@ const qualificationSchema = obj({
   seconds: num({ min: 0 }),
   levels: arr(obj({ level: int({ min: 1 }), tutorial: bool, regimes: obj({ random1: regime, random2: nullable(regime), fuzz: regime, playback: regime }) })),
   findings: arr(obj({ regime: str, check: str, level: count, severity: oneOf('fail', 'warn'), message: str, actions: arr(str), reproduction: nullable(str) })),
+  ranOn: nullable(ranOn),
 });
 
 const monteCarloSchema = obj({
@@ -257,6 +313,7 @@ const monteCarloSchema = obj({
 const levelSchema = obj({
   level: int({ min: 1 }),
   tutorial: bool,
+  startHash: nullable(str),
   explore: nullable(exploreSchema),
   analysis: nullable(analysisSchema),
   monteCarlo: nullable(monteCarloSchema),
@@ -264,7 +321,17 @@ const levelSchema = obj({
   qualification: nullable(regimeStatus),
   outcome,
   reasons: arr(str),
-  previous: nullable(obj({ outcome, shortestWin: nullable(count), pWin: nullable(obj({ lower: probability, upper: probability })), crashed: bool })),
+  previous: nullable(obj({
+    source: oneOf('baseline', 'history'),
+    startedAt: str,
+    outcome,
+    states: nullable(count),
+    startHash: nullable(str),
+    shortestWin: nullable(count),
+    pWin: nullable(obj({ lower: probability, upper: probability })),
+    crashed: bool,
+  })),
+  ranOn: arr(ranOn),
   seconds: num({ min: 0 }),
 });
 
@@ -272,6 +339,7 @@ const gameSchema = obj({
   game: str,
   title: str,
   source: str,
+  contentHash: nullable(str),
   levelCount: int({ min: 1 }),
   tutorialLevels: count,
   levels: arr(levelSchema),
@@ -291,19 +359,21 @@ export const REPORT_SCHEMA: Schema = obj({
   settings: obj({
     games: arr(str),
     budget: obj({ nodes: int({ min: 1 }), seconds: num({ min: 0 }), stepsScale: num({ min: 0 }), randomSteps: count }),
-    workers: int({ min: 1 }),
+    workers: nullable(int({ min: 1 })),
     policy: oneOf('available', 'reference'),
     threshold: num({ min: 0, max: 1 }),
     seed: count,
+    queue: nullable(str),
   }),
   baseline: nullable(obj({ path: str, startedAt: str })),
+  history: nullable(obj({ path: str, earlierRuns: count, previousRun: nullable(str), warning: nullable(str) })),
   games: arr(gameSchema),
   regressions: arr(obj({ game: str, level: nullable(int({ min: 1 })), kind: oneOf('pwin-rose', 'new-failure', 'solution-longer', 'solution-lost', 'new-crash'), message: str })),
   summary: obj({ games: count, levels: count, pass: count, fail: count, inconclusive: count, crashes: count, regressions: count }),
   passed: bool,
 });
 
-/** The problems that keep `value` from being a version-1 report (empty when it is one). */
+/** The problems that keep `value` from being a report of the current version (empty when it is one). */
 export function validateReport(value: unknown): string[] {
   return check(REPORT_SCHEMA, value);
 }
@@ -317,8 +387,51 @@ export function parseReport(text: string, where = 'report'): SweepReport {
     throw new Error(`${where} is not JSON: ${(err as Error).message}`);
   }
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version !== SCHEMA_VERSION) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads version ${SCHEMA_VERSION}`);
+  if (!READABLE_VERSIONS.includes(version as number)) throw new Error(`${where} has schemaVersion ${JSON.stringify(version)}; this arcgraph reads versions ${READABLE_VERSIONS.slice(0, -1).join(', ')} and ${READABLE_VERSIONS[READABLE_VERSIONS.length - 1]}`);
+  if (version === 1 || version === 2) upgrade(value as Record<string, unknown>, version);
+  fillAdded(value as Record<string, unknown>);
   const errors = validateReport(value);
   if (errors.length > 0) throw new Error(`${where} is not a valid report: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`);
   return value as SweepReport;
+}
+
+/**
+ * Fields added to version 2 after its first reports were written, filled from what those reports
+ * have: a probability's width and relative width from its bounds, and no reason for an exact solve
+ * that gave up (older solvers did not say).
+ */
+function fillAdded(report: Record<string, unknown>): void {
+  for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
+    for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
+      const pWin = (level.analysis as { pWin?: Record<string, unknown> } | null)?.pWin;
+      if (!pWin || typeof pWin.lower !== 'number' || typeof pWin.upper !== 'number') continue;
+      pWin.width ??= pWin.upper - pWin.lower;
+      pWin.relativeWidth ??= pWin.upper > 0 ? (pWin.upper - pWin.lower) / pWin.upper : 0;
+      pWin.exactGaveUp ??= null;
+    }
+  }
+}
+
+/**
+ * An older report as the current version. Version 2 added the history, the hashes and the new
+ * shape of `previous`: a version-1 report reads them as null, and each level's `previous` as null,
+ * since version 1 recorded it in another shape. Version 3 added where each job ran (`ranOn`) and the
+ * queue: read as none. The result serves as a baseline: what a baseline contributes is its own
+ * levels' numbers.
+ */
+function upgrade(report: Record<string, unknown>, version: 1 | 2): void {
+  report.schemaVersion = SCHEMA_VERSION;
+  report.history ??= null;
+  const settings = report.settings as Record<string, unknown> | undefined;
+  if (settings && typeof settings === 'object') settings.queue ??= null;
+  for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
+    game.contentHash ??= null;
+    const q = game.qualification as Record<string, unknown> | null | undefined;
+    if (q && typeof q === 'object') q.ranOn ??= null;
+    for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
+      level.startHash ??= null;
+      level.ranOn ??= [];
+      if (version === 1) level.previous = null;
+    }
+  }
 }

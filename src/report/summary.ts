@@ -1,9 +1,9 @@
-/** The per-game summary table as plain text cells, shared by report.md, report.html and the terminal. */
+/** The per-game summary table as plain text cells, shared by report.md, the report site and the terminal. */
 import type { GameReport, LevelReport, Regression } from './schema.js';
 
-export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Outcome'] as const;
+export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Since last night', 'Outcome'] as const;
 
-const grouped = (n: number): string => n.toLocaleString('en-US');
+export const grouped = (n: number): string => n.toLocaleString('en-US');
 /** A probability or bound: small ones in exponent form so their size reads at once. */
 export const formatProbability = (x: number): string => (x === 0 || x === 1 ? String(x) : x < 1e-3 ? x.toExponential(2) : x.toPrecision(3));
 
@@ -37,23 +37,42 @@ export function formatShortest(level: LevelReport): string {
   const win = a.shortestWin;
   const parts: string[] = [];
   if (a.baseline) parts.push(`baseline ${a.baseline.declared}${a.baseline.difference === null ? '' : `, ${a.baseline.difference >= 0 ? '+' : ''}${a.baseline.difference}`}`);
-  if (level.previous) parts.push(`was ${level.previous.shortestWin ?? 'none'}`);
+  if (level.previous?.source === 'baseline') parts.push(`was ${level.previous.shortestWin ?? 'none'}`);
   const text = win === null ? (level.explore?.fullyExplored ? 'unsolvable' : 'none found') : `${win.length}${win.optimal ? '' : ' (may be shorter)'}`;
   return parts.length > 0 ? `${text} (${parts.join('; ')})` : text;
 }
 
-function formatExplored(level: LevelReport): string {
+export function formatExplored(level: LevelReport): string {
   const e = level.explore;
   if (!e) return '—';
   return e.fullyExplored ? 'yes' : `no: ${e.stopReason ?? 'stopped'}, ${grouped(e.frontier)} on the frontier`;
 }
 
-function formatVerdict(level: LevelReport): string {
+export function formatVerdict(level: LevelReport): string {
   if (level.crash) return 'crash';
   const a = level.analysis;
   if (!a) return '—';
   if (level.tutorial) return `${a.verdict} (tutorial, exempt)`;
   return level.monteCarlo ? `${level.monteCarlo.verdict} (random play)` : a.verdict;
+}
+
+/**
+ * What changed since the run the level is compared with (the previous night in the history, or the
+ * --baseline report): the level itself (its start state), its outcome, states, shortest solution.
+ */
+export function formatChange(level: LevelReport): string {
+  const prev = level.previous;
+  if (!prev) return 'no earlier run';
+  const changes: string[] = [];
+  if (prev.startHash !== null && level.startHash !== null && prev.startHash !== level.startHash) changes.push('level changed');
+  if (prev.outcome !== level.outcome) changes.push(`${prev.outcome} → ${level.outcome}`);
+  if (prev.crashed !== (level.crash !== null)) changes.push(level.crash ? 'crashes now' : 'no longer crashes');
+  const states = level.explore?.nodes ?? null;
+  if (prev.states !== states) changes.push(`states ${prev.states === null ? '—' : grouped(prev.states)} → ${states === null ? '—' : grouped(states)}`);
+  const shortest = level.analysis?.shortestWin?.length ?? null;
+  if (prev.shortestWin !== shortest) changes.push(`shortest ${prev.shortestWin ?? 'none'} → ${shortest ?? 'none'}`);
+  const text = changes.length > 0 ? changes.join('; ') : 'no change';
+  return prev.source === 'baseline' ? `${text} (vs baseline)` : text;
 }
 
 export interface SummaryRow {
@@ -79,6 +98,7 @@ export function summaryRows(game: GameReport, regressions: readonly Regression[]
       formatPWin(level),
       formatVerdict(level),
       level.qualification ?? '—',
+      formatChange(level),
       level.outcome + (mine.length > 0 ? ` ▲ REGRESSION: ${mine.map((r) => r.kind).join(', ')}` : ''),
     ];
     const verdictClass = level.crash ? 'crash' : !a ? 'none' : level.tutorial ? 'exempt' : (level.monteCarlo?.verdict ?? a.verdict);

@@ -1,25 +1,24 @@
-/** Writes the three reports into a folder, each atomically: a reader never sees a half-written file. */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+/** Writes a sweep's reports into its folder: report.json, report.md and the site, each file atomically. */
 import { join } from 'node:path';
-import { renderHtml, type Pictures } from './html.js';
+import { makeDir, writeFileAtomic } from '../files.js';
 import { renderMarkdown } from './markdown.js';
 import { validateReport, type SweepReport } from './schema.js';
+import { writeSite } from './site/site.js';
+import type { Trends } from './trend.js';
 
-export const REPORT_FILES = { json: 'report.json', markdown: 'report.md', html: 'report.html' } as const;
+export const REPORT_FILES = { json: 'report.json', markdown: 'report.md', site: 'index.html' } as const;
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
-
-/** Writes report.json, report.md and report.html; a report that breaks its own schema is a bug, never written. */
-export async function writeReports(dir: string, report: SweepReport, pictures: Pictures): Promise<void> {
+/**
+ * Writes report.json, report.md and the site (index.html, pages per game and level) from the report,
+ * the levels' artefacts already in the folder, and the levels' trends over nights. A report that
+ * breaks its own schema is a bug, never written.
+ */
+export async function writeReports(dir: string, report: SweepReport, trends: Trends): Promise<void> {
   const json = JSON.stringify(report, null, 2);
   const errors = validateReport(JSON.parse(json));
   if (errors.length > 0) throw new Error(`internal error: the report breaks its schema: ${errors.slice(0, 3).join('; ')}`);
-  await mkdir(dir, { recursive: true });
-  await writeAtomically(join(dir, REPORT_FILES.json), `${json}\n`);
-  await writeAtomically(join(dir, REPORT_FILES.markdown), renderMarkdown(report));
-  await writeAtomically(join(dir, REPORT_FILES.html), renderHtml(report, pictures));
+  makeDir(dir);
+  writeFileAtomic(join(dir, REPORT_FILES.json), `${json}\n`);
+  writeFileAtomic(join(dir, REPORT_FILES.markdown), renderMarkdown(report));
+  await writeSite(dir, report, trends);
 }

@@ -63,6 +63,9 @@ export function analysisNumbers(a: Analysis): AnalysisNumbers {
       upper: pWin.upper,
       exact: pWin.exact ? { p: pWin.exact.p, q: pWin.exact.q, oneIn: finiteOrNull(pWin.exact.oneIn) } : null,
       converged: pWin.converged,
+      width: pWin.width,
+      relativeWidth: pWin.relativeWidth,
+      exactGaveUp: pWin.exactGaveUp ?? null,
     },
     verdict: a.verdict,
     hint: a.hint ?? null,
@@ -94,5 +97,6 @@ export function qualificationReport(q: QualifyResult): QualificationReport {
       },
     })),
     findings: q.findings.map((f) => ({ regime: f.regime, check: f.check, level: f.level, severity: f.severity, message: f.message, actions: [...f.actions], reproduction: f.reproduction ?? null })),
+    ranOn: null,
   };
 }

@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GameAction, parseAction } from '../engine/actions.js';
@@ -10,9 +10,10 @@ import { parseBudget } from './budget.js';
 import { sweep, type SweepOptions } from './sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { clopperPearson } from '../random/clopper-pearson.js';
+import { tempFolders } from '../../test/support/temp.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-'));
+const tempDir = tempFolders('arcgraph-sweep-');
 const readReport = (dir: string): SweepReport => parseReport(readFileSync(join(dir, 'report.json'), 'utf8'));
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
@@ -41,8 +42,15 @@ describe('sweep outcomes', () => {
     expect(report.passed).toBe(false);
     expect(report.status).toBe('complete');
     expect(report.summary).toMatchObject({ games: 1, levels: 6, fail: 1, pass: 5, crashes: 0 });
-    expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json', 'report.md']);
+    expect(readdirSync(out).sort()).toEqual(['assets', 'games', 'index.html', 'report.json', 'report.md']);
     expect(readReport(out)).toEqual(JSON.parse(JSON.stringify(report)));
+    // a local sweep runs every job here, and says so
+    expect(report.settings).toMatchObject({ workers: 1, queue: null });
+    for (const level of game.levels) {
+      expect(level.ranOn.map((r) => [r.stage, r.machine, r.worker])).toEqual(['explore', 'monte-carlo'].map((stage) => [stage, hostname(), `${hostname()}:${process.pid}`]));
+      expect(level.seconds).toBeCloseTo(level.ranOn[0].seconds + level.ranOn[1].seconds, 9);
+    }
+    expect(game.qualification!.ranOn).toMatchObject({ stage: 'qualify', worker: `${hostname()}:${process.pid}` });
   });
 
   it('passes when every level is below the threshold and qualification passes', async () => {
@@ -145,7 +153,7 @@ describe('sweep interruption', () => {
     expect(onDisk.games.map((g) => g.game)).toEqual(['maze']);
     expect(onDisk.games[0].levels).toHaveLength(2);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## maze');
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<\/html>\n$/);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toMatch(/<\/html>\n$/);
     expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 

@@ -1,35 +1,28 @@
 /**
- * The nightly sweep: every level of every game explored within a budget, analysed, then each game
- * qualified; the reports are rewritten after every finished game, so an interrupted sweep leaves
- * complete reports of the games it finished.
+ * The nightly sweep, run here: the plan's jobs one after another (each level explored and
+ * analysed, settled by Monte Carlo when inconclusive, then each game qualified), each game
+ * collected and published as soon as its jobs are done, so an interrupted sweep leaves complete
+ * reports of the games it finished. `arcgraph sweep --queue` runs the same plan on BullMQ workers.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import { loadGame, PACKAGE_ROOT, type LoadedGame, suiteIds } from '../suite/index.js';
-import { GameCrash } from '../explorer/index.js';
-import { exploreLevel } from '../level.js';
+import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
 import { defaultWorkers } from '../parallel/index.js';
-import { baselineGame, gameRegressions, previousLevel } from '../report/index.js';
-import { PICTURE_LIMIT } from '../report/index.js';
-import { pictureKey, type LevelPictures } from '../report/index.js';
-import { SCHEMA_VERSION, type Budget, type GameReport, type LevelReport, type SweepReport } from '../report/index.js';
-import { startFrameSvg, stateGraphSvg } from '../report/index.js';
-import { writeReports } from '../report/index.js';
+import { GRAPH_VIEW_LIMIT } from '../report/index.js';
+import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
 import { DEFAULT_BUDGET } from './budget.js';
-import { gameOutcome, levelOutcome } from './outcome.js';
-import { randomPlay } from '../random/index.js';
-import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
-import { levelQualification, qualifyGame, type Qualifier } from './qualification.js';
-
-/** The version of arcgraph that wrote a report. */
-const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version;
+import { contentHash } from './hashes.js';
+import { gameReport, levelReport, type JobOutcome } from './collect.js';
+import { JobInterrupted, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
+import { Night, VERSION } from './night.js';
+import { planSweep, type PlannedGame, type SweepPlan } from './plan.js';
+import { qualifyGame, type Qualifier } from './qualification.js';
 
 export type SweepEvent =
   | { kind: 'level'; game: string; level: LevelReport }
   | { kind: 'qualifying'; game: string }
+  | { kind: 'warning'; message: string }
   | { kind: 'game'; game: GameReport; report: SweepReport };
 
 export interface SweepOptions {
@@ -43,162 +36,21 @@ export interface SweepOptions {
   /** Folder the reports are written to (created if needed). */
   out: string;
   baseline?: { path: string; report: SweepReport };
+  /** The sweep history (SQLite) to compare with and record into; none when absent. */
+  history?: string;
   /** Stops the sweep: the game under way is dropped, the finished ones stay in the reports. */
   signal?: AbortSignal;
-  /** Levels with at most this many states get a graph picture (default PICTURE_LIMIT), the others a depth histogram. */
-  pictureLimit?: number;
+  /** Levels with at most this many states get every state drawn on their page (default GRAPH_VIEW_LIMIT), bigger ones a condensed view. */
+  graphLimit?: number;
   /** The qualification step (tests inject a stand-in); default the real `qualify`. */
   qualifier?: Qualifier;
+  /** Whether a game's levels are chained (each starts where the previous level's win leads); default none. */
+  chainLevels?: (loaded: LoadedGame) => boolean;
   onEvent?: (event: SweepEvent) => void;
 }
 
-class Interrupted extends Error {}
-
-/** Rejects with Interrupted as soon as `signal` aborts (the work itself is left to finish unobserved). */
-function unlessAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return work;
-  work.catch(() => undefined);
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(new Interrupted());
-    const onAbort = (): void => reject(new Interrupted());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-interface Context {
-  options: SweepOptions;
-  budget: Budget;
-  workers: number;
-  policy: Policy;
-  threshold: number;
-  seed: number;
-  qualifier: Qualifier;
-  pictures: Map<string, LevelPictures>;
-}
-
-/** Explores and analyses one level; a crash is a finding, not an error. */
-async function sweepLevel(ctx: Context, loaded: LoadedGame, level: number, before: GameReport | undefined): Promise<LevelReport> {
-  const { game } = loaded;
-  const started = performance.now();
-  const tutorial = level <= game.tutorialLevels;
-  const report: LevelReport = {
-    level,
-    tutorial,
-    explore: null,
-    analysis: null,
-    monteCarlo: null,
-    crash: null,
-    qualification: null,
-    outcome: 'pass',
-    reasons: [],
-    previous: previousLevel(before, level),
-    seconds: 0,
-  };
-  const pictures: LevelPictures = { frame: null, graph: null };
-  ctx.pictures.set(pictureKey(game.id, level), pictures);
-  try {
-    pictures.frame = startFrameSvg(game, level);
-  } catch (err) {
-    report.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
-  }
-  if (!report.crash) {
-    try {
-      // Explored and analysed as `arcgraph explore` does (tutorial exemption and baseline from the game).
-      const { report: analysis, graph } = await exploreLevel(loaded, {
-        level,
-        workers: ctx.workers,
-        maxNodes: ctx.budget.nodes,
-        maxSeconds: ctx.budget.seconds,
-        signal: ctx.options.signal,
-        policy: ctx.policy,
-        threshold: ctx.threshold,
-      });
-      if (analysis.stopReason === 'interrupted') throw new Interrupted();
-      report.explore = exploreNumbers(analysis);
-      report.analysis = analysisNumbers(analysis);
-      if (analysis.verdict === 'inconclusive' && !tutorial && ctx.budget.randomSteps > 0) {
-        const random = await randomPlay(loaded, { level, steps: ctx.budget.randomSteps, workers: ctx.workers, seed: ctx.seed, policy: ctx.policy, threshold: ctx.threshold, signal: ctx.options.signal });
-        if (ctx.options.signal?.aborted) throw new Interrupted();
-        report.monteCarlo = monteCarloNumbers(random);
-      }
-      if (graph.nodeCount <= (ctx.options.pictureLimit ?? PICTURE_LIMIT)) pictures.graph = stateGraphSvg(graph, ctx.seed, `${game.id} level ${level}: state graph of ${graph.nodeCount} states`);
-    } catch (err) {
-      if (!(err instanceof GameCrash)) throw err;
-      report.crash = { actions: err.actions, reason: err.reason };
-    }
-  }
-  Object.assign(report, levelOutcome(report));
-  report.seconds = (performance.now() - started) / 1000;
-  return report;
-}
-
-/** One game: its levels, then its qualification. Null when the sweep was interrupted during it. */
-async function sweepGame(ctx: Context, loaded: LoadedGame, source: string, before: GameReport | undefined): Promise<GameReport | null> {
-  const { game } = loaded;
-  const started = performance.now();
-  const report: GameReport = {
-    game: game.id,
-    title: game.title,
-    source,
-    levelCount: game.levels,
-    tutorialLevels: game.tutorialLevels,
-    levels: [],
-    qualification: null,
-    error: null,
-    outcome: 'pass',
-    seconds: 0,
-  };
-  try {
-    for (let level = 1; level <= game.levels; level++) {
-      if (ctx.options.signal?.aborted) return null;
-      const levelReport = await sweepLevel(ctx, loaded, level, before);
-      report.levels.push(levelReport);
-      ctx.options.onEvent?.({ kind: 'level', game: game.id, level: levelReport });
-    }
-    ctx.options.onEvent?.({ kind: 'qualifying', game: game.id });
-    const q = await unlessAborted(
-      ctx.qualifier(loaded, {
-        stepsScale: ctx.budget.stepsScale,
-        workers: ctx.workers,
-        seed: ctx.seed,
-        policy: ctx.policy,
-        out: join(ctx.options.out, 'reproductions', game.id),
-        signal: ctx.options.signal,
-      }),
-      ctx.options.signal,
-    );
-    report.qualification = qualificationReport(q);
-    for (const level of report.levels) {
-      level.qualification = levelQualification(q, level.level);
-      const failures = q.findings.filter((f) => f.level === level.level && f.severity === 'fail').map((f) => `${f.regime} ${f.check}: ${f.message}`);
-      Object.assign(level, levelOutcome({ ...level, qualificationFailures: failures }));
-    }
-  } catch (err) {
-    if (err instanceof Interrupted) return null;
-    report.error = (err as Error)?.message ?? String(err);
-  }
-  report.outcome = gameOutcome(report.levels, report.qualification, report.error);
-  report.seconds = (performance.now() - started) / 1000;
-  return report;
-}
-
-function summarise(report: SweepReport): void {
-  const levels = report.games.flatMap((g) => g.levels);
-  report.summary = {
-    games: report.games.length,
-    levels: levels.length,
-    pass: levels.filter((l) => l.outcome === 'pass').length,
-    fail: levels.filter((l) => l.outcome === 'fail').length,
-    inconclusive: levels.filter((l) => l.outcome === 'inconclusive').length,
-    crashes: levels.filter((l) => l.crash !== null).length,
-    regressions: report.regressions.length,
-  };
-  report.passed = report.games.every((g) => g.outcome !== 'fail');
-}
-
 /** Loads every game first, so a typo in --games is bad input before any work is done. */
-async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
+export async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
   const loaded: LoadedGame[] = [];
   for (const ref of refs) loaded.push(await loadGame(ref));
   const ids = loaded.map((l) => l.game.id);
@@ -207,52 +59,78 @@ async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
   return loaded;
 }
 
-export async function sweep(options: SweepOptions): Promise<SweepReport> {
-  const refs = options.games ?? suiteIds();
+/** The games to sweep, loaded, and the night's plan. */
+export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
+  const refs = [...(options.games ?? suiteIds())];
   if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
   const loaded = await loadAll(refs);
-  const ctx: Context = {
-    options,
-    budget: { ...DEFAULT_BUDGET, ...options.budget },
-    workers: options.workers ?? defaultWorkers(),
-    policy: options.policy ?? 'available',
-    threshold: options.threshold ?? DEFAULT_THRESHOLD,
-    seed: options.seed ?? 1,
-    qualifier: options.qualifier ?? qualifyGame,
-    pictures: new Map(),
-  };
-  const started = performance.now();
-  const report: SweepReport = {
-    schemaVersion: SCHEMA_VERSION,
-    tool: { name: 'arcgraph', version: VERSION },
-    startedAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
-    seconds: 0,
-    status: 'running',
-    settings: { games: [...refs], budget: ctx.budget, workers: ctx.workers, policy: ctx.policy, threshold: ctx.threshold, seed: ctx.seed },
-    baseline: options.baseline ? { path: options.baseline.path, startedAt: options.baseline.report.startedAt } : null,
-    games: [],
-    regressions: [],
-    summary: { games: 0, levels: 0, pass: 0, fail: 0, inconclusive: 0, crashes: 0, regressions: 0 },
-    passed: true,
-  };
-  const save = async (status: SweepReport['status']): Promise<void> => {
-    report.status = status;
-    report.updatedAt = new Date().toISOString();
-    report.seconds = (performance.now() - started) / 1000;
-    summarise(report);
-    await writeReports(options.out, report, ctx.pictures);
-  };
+  const plan = planSweep(
+    loaded.map((l, i) => ({ ref: refs[i], loaded: l, contentHash: contentHash(l), chained: options.chainLevels?.(l) ?? false })),
+    {
+      budget: { ...DEFAULT_BUDGET, ...options.budget },
+      policy: options.policy ?? 'available',
+      threshold: options.threshold ?? DEFAULT_THRESHOLD,
+      seed: options.seed ?? 1,
+      graphLimit: options.graphLimit ?? GRAPH_VIEW_LIMIT,
+      version: VERSION,
+    },
+  );
+  return { refs, loaded, plan };
+}
 
-  for (let i = 0; i < loaded.length && !options.signal?.aborted; i++) {
-    const before = baselineGame(options.baseline?.report ?? null, loaded[i].game.id);
-    const game = await sweepGame(ctx, loaded[i], refs[i], before);
-    if (!game) break;
-    report.games.push(game);
-    report.regressions.push(...gameRegressions(game, before));
-    await save(i === loaded.length - 1 ? 'complete' : 'running');
-    options.onEvent?.({ kind: 'game', game, report });
+/** Runs one game's jobs in plan order; null when the sweep was interrupted during it. */
+async function sweepGame(planned: PlannedGame, loaded: LoadedGame, ctx: RunContext, night: Night, onEvent?: (event: SweepEvent) => void): Promise<GameReport | null> {
+  const outcomes = new Map<string, JobOutcome>();
+  const results = new Map<string, JobResult>();
+  for (const job of planned.jobs) {
+    if (ctx.signal?.aborted) return null;
+    // a job whose input failed fails with it, as a queue worker's would
+    const missing = job.reads.find((id) => !results.has(id));
+    if (job.stage === 'qualify') onEvent?.({ kind: 'qualifying', game: planned.game });
+    try {
+      if (missing) throw new Error(`its input ${missing} failed`);
+      const result = await runJob(job, loaded, results, ctx);
+      results.set(job.id, result);
+      outcomes.set(job.id, { result });
+    } catch (err) {
+      if (err instanceof JobInterrupted) return null;
+      outcomes.set(job.id, { error: (err as Error)?.message ?? String(err) });
+    }
+    // a level is reported as soon as its last job is done (before qualification)
+    const explored = job.stage === 'monte-carlo' ? results.get(job.reads[0]) : undefined;
+    if (explored) {
+      const mc = results.get(job.id);
+      const level = levelReport(explored as ExploreJobResult, mc?.stage === 'monte-carlo' ? mc : null, null, night.previousLevel(planned.game, job.level!));
+      onEvent?.({ kind: 'level', game: planned.game, level });
+    }
   }
-  if (report.games.length < loaded.length) await save('interrupted');
-  return report;
+  return gameReport(planned, outcomes, night.previousLevel);
+}
+
+export async function sweep(options: SweepOptions): Promise<SweepReport> {
+  const { refs, loaded, plan } = await prepareSweep(options);
+  const workers = options.workers ?? defaultWorkers();
+  const night = new Night({
+    out: options.out,
+    refs,
+    plan,
+    workers,
+    queue: null,
+    history: options.history,
+    baseline: options.baseline,
+    onWarning: (message) => options.onEvent?.({ kind: 'warning', message }),
+  });
+  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal };
+  try {
+    for (const [i, planned] of plan.games.entries()) {
+      if (options.signal?.aborted) break;
+      const game = await sweepGame(planned, loaded[i], ctx, night, options.onEvent);
+      if (!game) break;
+      await night.addGame(game);
+      options.onEvent?.({ kind: 'game', game, report: night.report });
+    }
+  } finally {
+    await night.close();
+  }
+  return night.report;
 }

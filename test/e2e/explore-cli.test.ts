@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { tempFolders } from '../support/temp.js';
+
+const tempDir = tempFolders('arcgraph-explore-');
 
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist', 'test', 'fixtures', `${name}.js`);
 const cli = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
@@ -20,10 +22,27 @@ describe('arcgraph explore', () => {
     expect(out).toMatchObject({ game: 'ruin', level: 2, nodes: 6, fullyExplored: true, stopReason: null, winReachable: true, verdict: 'fail', threshold: 1e-4 });
     expect(out.shortestWin).toMatchObject({ length: 3, actions: ['ACTION4', 'ACTION4', 'ACTION4'] });
     expect(out.pWin).toMatchObject({ policy: 'available', method: 'exact', exact: { p: '2', q: '5' } });
+    expect(out.pWin.relativeWidth).toBeLessThan(1e-15);
+    expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
+  });
+
+  it('says interval, with its width and why exact gave up, on a level whose class is too big for exact', () => {
+    const small = JSON.parse(cli('explore', fixture('strip'), '--level', '2', '--json').stdout);
+    expect(small.pWin).toMatchObject({ method: 'exact', exact: { p: '1', q: '3' } });
+    const r = cli('explore', fixture('strip'), '--level', '1', '--workers', '2', '--json');
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ nodes: 7 * 40_001, fullyExplored: true, verdict: 'fail' });
+    expect(out.pWin).toMatchObject({ method: 'interval', converged: true });
+    expect(out.pWin.exactGaveUp).toMatch(/in a cycle class of 200005 states/);
+    expect(out.pWin.lower).toBeLessThanOrEqual(1 / 3);
+    expect(out.pWin.upper).toBeGreaterThanOrEqual(1 / 3);
+    expect(out.pWin.relativeWidth).toBeLessThan(1e-9);
+    expect(out.pWin.width).toBe(out.pWin.upper - out.pWin.lower);
   });
 
   it('passes a level below the threshold and writes the export', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-explore-'));
+    const dir = tempDir();
     const file = join(dir, 'lights.gexf');
     const r = cli('explore', fixture('lights'), '--level', '2', '--export', file, '--threshold', '0.05');
     expect(r.status).toBe(0);
@@ -54,7 +73,7 @@ describe('arcgraph explore', () => {
   });
 
   it('rejects bad input with one line and exit code 2, leaving no file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-explore-'));
+    const dir = tempDir();
     for (const args of [['--export', join(dir, 'g.png')], ['--level', '9'], ['--workers', 'x'], ['--policy', 'greedy'], ['--max-memory', '0'], ['--nonsense']]) {
       const r = cli('explore', fixture('ruin'), ...args);
       expect(r.status, args.join(' ')).toBe(2);
@@ -64,16 +83,16 @@ describe('arcgraph explore', () => {
     expect(existsSync(join(dir, 'g.png'))).toBe(false);
   });
 
-  it('stops cleanly on Ctrl-C and still prints the partial result', async () => {
+  it('stops cleanly on Ctrl-C and still prints the partial result, marked, with exit code 130', async () => {
     const child = spawn(process.execPath, ['dist/src/cli/main.js', 'explore', 'bx19', '--level', '2', '--workers', '1', '--json'], { cwd: PACKAGE_ROOT });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     await new Promise((resolve) => setTimeout(resolve, 2500));
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('exit', resolve));
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     const out = JSON.parse(stdout);
-    expect(out).toMatchObject({ stopReason: 'interrupted', fullyExplored: false });
+    expect(out).toMatchObject({ stopReason: 'interrupted', fullyExplored: false, interrupted: true });
     expect(out.nodes).toBeGreaterThan(1);
   });
 });

@@ -3,16 +3,18 @@
  * exit codes, --json, --baseline, and Ctrl-C half-way.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 import { parseReport, type SweepReport } from '../../src/report/schema.js';
+import { tempFolders } from '../support/temp.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arcgraph-sweep-cli-'));
+const tempDir = tempFolders('arcgraph-sweep-cli-');
+/** A report folder inside a fresh temp folder, so the default history (beside it) lands there too. */
+const nightDir = (): string => join(tempDir(), 'night');
 const QUICK = 'steps-scale=0.01';
 
 interface Run {
@@ -69,11 +71,11 @@ const reportIn = (dir: string): SweepReport => parseReport(readFileSync(join(dir
 
 describe('arcgraph sweep', () => {
   it('exits 0 when every level passes, and says where the report is', async () => {
-    const out = tempDir();
+    const out = nightDir();
     const r = await arcgraph(['sweep', '--games', vaultModule(), '--budget', QUICK, '--workers', '1', '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`report: ${join(out, 'report.html')}`);
+    expect(r.stdout).toContain(`report: ${join(out, 'index.html')}`);
     const report = reportIn(out);
     expect(report.passed).toBe(true);
     const level = report.games[0].levels[0];
@@ -83,7 +85,7 @@ describe('arcgraph sweep', () => {
   });
 
   it('exits 1 when a level fails, with the reports written', async () => {
-    const out = tempDir();
+    const out = nightDir();
     const r = await arcgraph(['sweep', '--games', `${vaultModule()},${fixture('ruin')}`, '--budget', QUICK, '--out', out]);
     expect(r.code).toBe(1);
     const report = reportIn(out);
@@ -102,7 +104,7 @@ describe('arcgraph sweep', () => {
       ['--workers', '0'],
       ['extra'],
     ]) {
-      const r = await arcgraph(['sweep', ...args, '--out', tempDir()]);
+      const r = await arcgraph(['sweep', ...args, '--out', nightDir()]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr).toMatch(/^arcgraph sweep: /);
@@ -110,7 +112,7 @@ describe('arcgraph sweep', () => {
   });
 
   it('--json prints the report as one JSON object, with the regressions against --baseline', async () => {
-    const first = tempDir();
+    const first = nightDir();
     const ruin = fixture('ruin');
     await arcgraph(['sweep', '--games', ruin, '--budget', QUICK, '--out', first]);
     // a baseline in which level 3 was solved in 2 actions: now it takes 5
@@ -118,18 +120,18 @@ describe('arcgraph sweep', () => {
     old.games[0].levels[2].analysis!.shortestWin!.length = 2;
     const baseline = join(first, 'doctored.json');
     writeFileSync(baseline, JSON.stringify(old));
-    const out = tempDir();
+    const out = nightDir();
     const r = await arcgraph(['sweep', '--games', ruin, '--budget', QUICK, '--out', out, '--baseline', baseline, '--json']);
     expect(r.code).toBe(1);
     const printed = parseReport(r.stdout);
     expect(printed.regressions).toEqual([{ game: 'ruin', level: 3, kind: 'solution-longer', message: 'ruin level 3: shortest solution got longer, 2 -> 5 actions' }]);
     expect(printed).toEqual(reportIn(out));
     expect(r.stderr).toContain('REGRESSION solution-longer');
-    expect(r.stderr).toContain(`report: ${join(out, 'report.html')}`);
+    expect(r.stderr).toContain(`report: ${join(out, 'index.html')}`);
   });
 
   it('Ctrl-C after the first game leaves complete reports of the finished games and exits 130', async () => {
-    const out = tempDir();
+    const out = nightDir();
     let sent = false;
     const r = await arcgraph(['sweep', '--games', ['ruin', 'maze', 'lights'].map(fixture).join(','), '--budget', QUICK, '--out', out], (text, child) => {
       if (!sent && /^ruin: (PASS|FAIL)/m.test(text)) {

@@ -3,7 +3,8 @@ import { loadGame } from '../../suite/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, policyOption, workersOption } from '../args.js';
+import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
 const USAGE = `Usage: arcgraph explore <game> --level N [options]
@@ -28,9 +29,10 @@ Options:
   --threshold P      random-win probability a level must stay below (default 1e-4)
   --within K         also the probability of winning within K actions
   --json             print one JSON object
-Ctrl-C stops cleanly and prints the partial result.
+Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
+a second one quits at once.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
-crashed (the crash names the action sequence that reproduces it), 2 bad input.`;
+crashed (the crash names the action sequence that reproduces it), 2 bad input, 130 interrupted.`;
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
@@ -51,6 +53,9 @@ function describe(r: ExploreReport): string {
       r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
   ];
+  if (!r.pWin.exact && r.pWin.method === 'interval') {
+    lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${r.pWin.converged ? '' : ', stopped on its work budget'}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
+  }
   if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]`);
   lines.push(`verdict against ${r.threshold}: ${r.verdict}${r.exempt ? ' (tutorial level: exempt)' : ''}${r.hint ? `; ${r.hint}` : ''}`);
   return lines.join('\n');
@@ -77,23 +82,20 @@ const command: Command = {
       console.log(USAGE);
       return 0;
     }
-    const loaded = await loadGame(onePositional(p, 'game', 'explore'));
     const v = p.values;
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
+    outputFileOption(v, 'export');
+    const loaded = await loadGame(onePositional(p, 'game', 'explore'));
     const json = v.json === true;
     const policy = policyOption(v);
-    const abort = new AbortController();
-    const onSigint = (): void => {
-      if (abort.signal.aborted) process.exit(130);
-      abort.abort();
-    };
-    process.on('SIGINT', onSigint);
+    const workers = workersOption(v, 'explore');
+    const stop = interruption();
     const bar = progressLine(!json);
     try {
       const { report, graph } = await exploreLevel(loaded, {
         level: numberOption(v, 'level', { min: 1 }) ?? 1,
-        workers: numberOption(v, 'workers', { min: 1, max: 256 }),
+        workers,
         maxNodes: numberOption(v, 'max-nodes', { min: 1 }),
         maxEdges: numberOption(v, 'max-edges', { min: 0 }),
         maxSteps: numberOption(v, 'max-steps', { min: 0 }),
@@ -102,7 +104,7 @@ const command: Command = {
         policy,
         threshold: numberOption(v, 'threshold', { min: Number.MIN_VALUE, max: 1, real: true }),
         withinK: numberOption(v, 'within', { min: 0 }),
-        signal: abort.signal,
+        signal: stop.signal,
         onProgress: bar.update,
       });
       bar.done();
@@ -110,11 +112,13 @@ const command: Command = {
         if (fitsGraphology(graph)) await exportGraph(graph, file);
         else console.error(`arcgraph explore: not exporting ${file}: ${graph.nodeCount} states is above Graphology's practical limits; the measures below come from the compact graph`);
       }
-      console.log(json ? JSON.stringify(report) : describe(report));
+      const interrupted = stop.interrupted;
+      console.log(json ? JSON.stringify(interrupted ? { ...report, interrupted } : report) : describe(report));
+      if (interrupted) return INTERRUPTED;
       return report.verdict === 'fail' && !report.exempt ? 1 : 0;
     } finally {
       bar.done();
-      process.off('SIGINT', onSigint);
+      stop.dispose();
     }
   },
 };

@@ -3,6 +3,7 @@ import type { Game } from '../../engine/index.js';
 import { InputError } from '../../errors.js';
 import { loadGame, suiteIds } from '../../suite/index.js';
 import { parse } from '../args.js';
+import { textTable } from '../table.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph games [--json]
@@ -33,8 +34,7 @@ export function summarize(game: Game): GameSummary {
 export function gamesTable(summaries: readonly GameSummary[]): string {
   if (summaries.length === 0) return 'No games in the suite (games/index.ts lists none).';
   const rows = [['ID', 'TITLE', 'LEVELS', 'TUTORIAL', 'ACTIONS'], ...summaries.map((s) => [s.id, s.title, String(s.levels), String(s.tutorialLevels), s.actions.join(' ')])];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ')).join('\n');
+  return textTable(rows);
 }
 
 const command: Command = {

@@ -1,5 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ACTION_NAMES, GameAction, actionName, checkedClick, parseAction, type Action } from '../../engine/index.js';
 import type { Game } from '../../engine/index.js';
@@ -7,7 +5,8 @@ import { InputError } from '../../errors.js';
 import { loadGame } from '../../suite/index.js';
 import { ActionError, Session, type FrameData } from '../../engine/index.js';
 import { frameDataToJson, writeRecordingLines, type RecordedFrameData } from '../../recording/index.js';
-import { numberOption, onePositional, parse } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse } from '../args.js';
+import { INTERRUPTED, interruption } from '../interrupt.js';
 import type { Command } from '../main.js';
 import { TERM, clickCell, parseKeys, renderFrame, type KeyEvent } from '../terminal.js';
 
@@ -25,7 +24,8 @@ clicks, c or escape leaves), q = quit.
 
 When stdin is not a terminal, commands are read from it, one per line: ACTION1 .. ACTION7,
 ACTION6 <x> <y>, RESET, quit (blank lines and # comments are skipped); a status line is printed
-after each.`;
+after each.
+SIGTERM (or SIGINT) ends the session as quitting does, the recording still written, exit 130.`;
 
 /** A play session: the runtime session plus what the recording and the status line need. */
 export class Player {
@@ -121,11 +121,17 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Resolves with '' when `signal` aborts (the script stops where it is). */
+const whenAborted = (signal: AbortSignal): Promise<string> => new Promise((resolve) => signal.addEventListener('abort', () => resolve(''), { once: true }));
+
 /** Plays the commands read from stdin; a bad line is an InputError naming it. */
-async function playScript(player: Player): Promise<void> {
+async function playScript(player: Player, signal: AbortSignal): Promise<void> {
   console.log(player.statusLine());
-  const lines = (await readStdin()).split('\n');
+  const lines = (await Promise.race([readStdin(), whenAborted(signal)])).split('\n');
+  // A script still being written when the signal came: stop reading (an open stdin keeps the process alive).
+  if (signal.aborted) process.stdin.destroy();
   for (const [index, text] of lines.entries()) {
+    if (signal.aborted) return;
     if (text.trim() === '' || text.trim().startsWith('#')) continue;
     const where = `stdin line ${index + 1}`;
     let action: Action | undefined;
@@ -145,8 +151,8 @@ async function playScript(player: Player): Promise<void> {
   }
 }
 
-/** Interactive play in a raw-mode terminal; resolves on quit, rejects (terminal restored) if the game throws. */
-function playInteractive(player: Player): Promise<void> {
+/** Interactive play in a raw-mode terminal; resolves on quit or abort, rejects (terminal restored) if the game throws. */
+function playInteractive(player: Player, signal: AbortSignal): Promise<void> {
   const { stdin, stdout } = process;
   let cursor: { x: number; y: number } | undefined;
   let message = 'arrows/WASD move, space/enter ACTION5, u undo, r reset, click or c for cursor, q quits';
@@ -169,6 +175,7 @@ function playInteractive(player: Player): Promise<void> {
   };
   return new Promise((done, fail) => {
     const finish = (err?: unknown): void => {
+      signal.removeEventListener('abort', onAbort);
       stdin.off('data', onData);
       stdout.off('resize', draw);
       stdin.setRawMode(false);
@@ -195,6 +202,8 @@ function playInteractive(player: Player): Promise<void> {
         finish(err);
       }
     };
+    const onAbort = (): void => finish();
+    signal.addEventListener('abort', onAbort, { once: true });
     stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.on('data', onData);
@@ -207,13 +216,6 @@ function playInteractive(player: Player): Promise<void> {
 
 const clamp = (v: number): number => Math.max(0, Math.min(63, v));
 
-/** Fails early (before play) when the recording could not be written at the end. */
-function checkRecordPath(path: string): void {
-  const dir = dirname(resolve(path));
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`--record: no such folder ${dir}`);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new InputError(`--record: ${path} is a folder`);
-}
-
 const command: Command = {
   summary: 'play a game in the terminal, in colour (keys, mouse, or a script on stdin)',
   async run(argv) {
@@ -224,16 +226,22 @@ const command: Command = {
     }
     const { game } = await loadGame(onePositional(p, 'game', 'play'));
     const level = numberOption(p.values, 'level', { min: 1, max: game.levels }) ?? 1;
-    const record = p.values.record as string | undefined;
-    if (record !== undefined) checkRecordPath(record);
+    const record = outputFileOption(p.values, 'record');
     const player = new Player(game, level);
-    if (process.stdin.isTTY) await playInteractive(player);
-    else await playScript(player);
+    // SIGTERM (or SIGINT from outside a raw terminal) ends the session as quitting does: the
+    // recording is still written.
+    const stop = interruption();
+    try {
+      if (process.stdin.isTTY) await playInteractive(player, stop.signal);
+      else await playScript(player, stop.signal);
+    } finally {
+      stop.dispose();
+    }
     if (record !== undefined) {
       writeRecordingLines(record, player.lines);
       console.error(`recorded ${player.lines.length} steps to ${record}`);
     }
-    return 0;
+    return stop.interrupted ? INTERRUPTED : 0;
   },
 };
 

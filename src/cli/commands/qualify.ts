@@ -1,6 +1,7 @@
 import { InputError } from '../../errors.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, outputDirOption, parse, policyOption, workersOption } from '../args.js';
+import { INTERRUPTED, interruption } from '../interrupt.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph qualify <game> [options]
@@ -24,7 +25,9 @@ Options:
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
   --step-limit MS    a step slower than this is a finding (default 1000)
   --json             print one JSON object
-Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input.`;
+Ctrl-C (or SIGTERM) stops cleanly: the regimes stop, findings so far are reported (JSON:
+"interrupted": true); a second one quits at once.
+Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input, 130 interrupted.`;
 
 const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 2 : 0)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(0)}k` : String(Math.round(n)));
 
@@ -97,28 +100,30 @@ const command: Command = {
     const scale = numberOption(v, 'steps-scale', { min: 0, real: true });
     if (scale === 0) throw new InputError(`--steps-scale must be positive, got '${String(v['steps-scale'])}'`);
     const ref = onePositional(p, 'game', 'qualify');
+    const workers = workersOption(v, 'qualify');
+    const out = outputDirOption(v, 'out');
     const shown = progress(!v.json);
-    const abort = new AbortController();
-    const onSigint = (): void => abort.abort();
-    process.on('SIGINT', onSigint);
+    const stop = interruption();
     try {
       const r = await qualify(ref, {
         level: numberOption(v, 'level', { min: 1 }),
         stepsScale: scale,
-        workers: numberOption(v, 'workers', { min: 1, max: 256 }),
+        workers,
         seed: numberOption(v, 'seed', { min: 0, max: 2 ** 32 - 1 }),
-        out: v.out as string | undefined,
+        out,
         policy,
         stepLimitMs: numberOption(v, 'step-limit', { min: 1 }),
-        signal: abort.signal,
+        signal: stop.signal,
         onProgress: shown.update,
       });
       shown.done();
-      console.log(v.json ? JSON.stringify(r) : describe(r, ref));
+      const interrupted = stop.interrupted;
+      console.log(v.json ? JSON.stringify(interrupted ? { ...r, interrupted } : r) : `${interrupted ? 'PARTIAL: interrupted\n' : ''}${describe(r, ref)}`);
+      if (interrupted) return INTERRUPTED;
       return r.passed ? 0 : 1;
     } finally {
       shown.done();
-      process.off('SIGINT', onSigint);
+      stop.dispose();
     }
   },
 };

@@ -1,7 +1,8 @@
 import { loadGame } from '../../suite/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, workersOption } from '../args.js';
+import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
 
@@ -19,10 +20,13 @@ Options:
   --max-attempt-steps N  cut an attempt off after N steps (counted as a win for the upper bound)
   --threshold P          verdict threshold (default 1e-4)
   --json                 print one JSON object
-Exit code 1 when the verdict is fail on a non-tutorial level.`;
+Ctrl-C (or SIGTERM) stops cleanly: the attempts finished so far are counted and the result says
+it is partial (JSON: "interrupted": true); a second one quits at once.
+Exit codes: 0 done, 1 the verdict is fail on a non-tutorial level, 2 bad input, 130 interrupted.`;
 
-function describe(r: RandomResult): string {
+function describe(r: RandomResult, interrupted: boolean): string {
   const rows = [
+    ...(interrupted ? [`PARTIAL: interrupted after ${r.steps} steps of the budget`] : []),
     `${r.game} level ${r.level}${r.tutorial ? ' (tutorial: exempt)' : ''}, policy ${r.policy}, seed ${r.seed}`,
     `${r.episodes} attempts in ${r.steps} steps: ${r.wins} won, ${r.losses} game over, ${r.cutOff} cut off${r.unfinished ? ' (and one unfinished when the budget ran out)' : ''}`,
     `win rate ${r.winRate.toExponential(3)}; 95% bounds [${r.lower.toExponential(3)}, ${r.upper.toExponential(3)}]`,
@@ -52,24 +56,25 @@ const command: Command = {
     const v = p.values;
     const policy = policyOption(v);
     const loaded = await loadGame(onePositional(p, 'game', 'random'));
-    const abort = new AbortController();
-    const onSigint = (): void => abort.abort();
-    process.on('SIGINT', onSigint);
+    const workers = workersOption(v, 'random');
+    const stop = interruption();
     try {
       const r = await randomPlay(loaded, {
         level: numberOption(v, 'level', { min: 1 }) ?? 1,
         steps: numberOption(v, 'steps', { min: 1 }) ?? 50_000,
-        workers: numberOption(v, 'workers', { min: 1, max: 256 }),
+        workers,
         seed: numberOption(v, 'seed', { min: 0, max: Number.MAX_SAFE_INTEGER }),
         policy,
         maxAttemptSteps: numberOption(v, 'max-attempt-steps', { min: 1 }),
         threshold: numberOption(v, 'threshold', { min: 0, max: 1, real: true }),
-        signal: abort.signal,
+        signal: stop.signal,
       });
-      console.log(v.json ? JSON.stringify(r) : describe(r));
+      const interrupted = stop.interrupted;
+      console.log(v.json ? JSON.stringify(interrupted ? { ...r, interrupted } : r) : describe(r, interrupted));
+      if (interrupted) return INTERRUPTED;
       return r.verdict === 'fail' && !r.tutorial ? 1 : 0;
     } finally {
-      process.off('SIGINT', onSigint);
+      stop.dispose();
     }
   },
 };

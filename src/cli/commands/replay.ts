@@ -1,11 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { loadGame, type LoadedGame } from '../../suite/index.js';
 import { readRecording, type Recording } from '../../recording/index.js';
 import { replayRecording } from '../../recording/index.js';
 import { writeRecordingLines } from '../../recording/index.js';
-import { onePositional, parse } from '../args.js';
+import { onePositional, outputFileOption, parse } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph replay <recording.jsonl> [--game <id-or-module>] [--out FILE] [--json]
@@ -35,12 +33,6 @@ async function resolveGame(recording: Recording, ref: string | undefined): Promi
   return loaded;
 }
 
-function checkOutPath(path: string): void {
-  const dir = dirname(resolve(path));
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`--out: no such folder ${dir}`);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new InputError(`--out: ${path} is a folder`);
-}
-
 const command: Command = {
   summary: 'replay a recording (either style), verify it step by step, name the first divergence',
   async run(argv) {
@@ -50,8 +42,7 @@ const command: Command = {
       return 0;
     }
     const file = onePositional(p, 'recording file', 'replay');
-    const out = p.values.out as string | undefined;
-    if (out !== undefined) checkOutPath(out);
+    const out = outputFileOption(p.values, 'out');
     const recording = readRecording(file);
     const { game } = await resolveGame(recording, p.values.game as string | undefined);
     const result = replayRecording(game, recording);

@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, rmdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { readBaseline } from '../../report/index.js';
 import { headline } from '../../report/index.js';
@@ -6,15 +7,20 @@ import { levelLine } from '../../report/index.js';
 import { REPORT_FILES } from '../../report/index.js';
 import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
+import { parseRedisUrl, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
+import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
-import { numberOption, parse } from '../args.js';
+import { outputDirOption, parse, workersOption } from '../args.js';
+import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph sweep [options]
 
 Explores every level of every game within a budget, analyses it (shortest solution, dead ends,
 random-win probability, verdict), qualifies every game, and writes report.json, report.md and
-report.html, rewritten after each finished game.
+the report site (index.html, a page per game and per level), rewritten after each finished game.
+Every sweep is recorded in a history file; levels are compared with the previous night in it
+(or with --baseline), and each level's page charts its trends over nights.
 
 Options:
   --games a,b          suite game ids or game module paths (default: the whole suite)
@@ -22,24 +28,44 @@ Options:
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
-  --workers K          worker threads (default: all cores)
+  --workers K          worker threads (default: all cores; with --queue each worker's own)
   --out DIR            report folder (default: reports/<start time>)
-  --baseline FILE      an earlier report.json: regressions against it are flagged
+  --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
+                       this Redis (BullMQ) instead of here; this process plans, collects and
+                       writes the same reports and history
+  --shared DIR         with --queue: the folder the workers write level artefacts and
+                       reproductions under (a folder per job), shared with them (default: jobs/
+                       beside the report folder)
+  --baseline FILE      an earlier report.json: regressions against it are flagged (instead
+                       of against the previous night in the history)
+  --history FILE       the sweep history, SQLite (default: history.sqlite beside the report
+                       folder, e.g. reports/history.sqlite); created when missing
+  --no-history         keep no history
   --json               print the report as one JSON object
 Exit codes: 0 all levels pass (or are inconclusive), 1 a level or game fails, 2 bad input,
-130 interrupted (Ctrl-C; the reports hold the games finished before it).`;
+130 interrupted (Ctrl-C or SIGTERM: the reports hold the games finished before it and say
+"interrupted"; a second signal quits at once).`;
+
+/** Removes a folder this command created if nothing was written in it. */
+function rmEmptyDir(dir: string): void {
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
+}
 
 const dated = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, '').replace(/:/g, '-');
 
 const command: Command = {
-  summary: 'explore, analyse and qualify every game; write JSON, Markdown and HTML reports',
+  summary: 'explore, analyse and qualify every game; write JSON, Markdown and a report site; record the history',
   async run(argv) {
     const p = parse(argv, {
       games: { type: 'string' },
       budget: { type: 'string' },
       workers: { type: 'string' },
       out: { type: 'string' },
+      queue: { type: 'string' },
+      shared: { type: 'string' },
       baseline: { type: 'string' },
+      history: { type: 'string' },
+      'no-history': { type: 'boolean' },
       json: { type: 'boolean' },
     }, 'sweep');
     if (p.help) {
@@ -52,8 +78,11 @@ const command: Command = {
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
     if (games?.length === 0) throw new InputError('--games needs at least one game');
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget) : { ...DEFAULT_BUDGET };
-    const workers = numberOption(v, 'workers', { min: 1, max: 256 }) ?? defaultWorkers();
-    const out = resolve(typeof v.out === 'string' ? v.out : join('reports', dated(new Date())));
+    const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue) : undefined;
+    if (target && v.workers !== undefined) throw new InputError('--workers does not apply with --queue: each arcgraph worker takes its own --workers');
+    if (!target && v.shared !== undefined) throw new InputError('--shared needs --queue');
+    const workers = workersOption(v, 'sweep') ?? defaultWorkers();
+    if (v['no-history'] && typeof v.history === 'string') throw new InputError('--history and --no-history: give one of them');
     let baseline;
     if (typeof v.baseline === 'string') {
       try {
@@ -62,13 +91,26 @@ const command: Command = {
         throw new InputError((err as Error).message);
       }
     }
+    // Created and checked for writing now: a bad --out costs no game's work.
+    const asked = typeof v.out === 'string' ? v.out : join('reports', dated(new Date()));
+    const outExisted = existsSync(asked);
+    const out = outputDirOption({ out: asked }, 'out')!;
+    const history = v['no-history'] ? undefined : resolve(typeof v.history === 'string' ? v.history : defaultHistoryPath(out));
+    const askedShared = typeof v.shared === 'string' ? v.shared : join(dirname(out), 'jobs');
+    const sharedExisted = existsSync(askedShared);
+    const shared = target ? outputDirOption({ shared: askedShared }, 'shared')! : undefined;
 
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
-    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${workers} workers`);
-    say(`reports: ${out}`);
-    const onEvent = (event: SweepEvent): void => {
+    const where = target ? `jobs through ${target.display} (shared folder ${shared})` : `${workers} workers`;
+    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${where}`);
+    say(`reports: ${out}${history ? `; history: ${history}` : ''}`);
+    const onEvent = (event: SweepEvent | QueueSweepEvent): void => {
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
+      if (event.kind === 'queued') say(`queued ${event.jobs} jobs (${event.reused} done before, reused); waiting for workers`);
+      if (event.kind === 'job') say(`  ${event.job.game} ${event.job.level === null ? '' : `level ${event.job.level} `}${event.job.stage}: ${event.state} ${event.detail}`.trimEnd());
+      // a history problem is one warning on stderr, whatever the output mode
+      if (event.kind === 'warning') console.error(`arcgraph sweep: warning: ${event.message}`);
       if (event.kind !== 'game') return;
       const g = event.game;
       for (const level of g.levels) say(`  ${levelLine(g.game, level)}`);
@@ -77,23 +119,27 @@ const command: Command = {
       say(`${g.game}: ${g.outcome.toUpperCase()} in ${g.seconds.toFixed(1)} s (reports updated)`);
     };
 
-    const abort = new AbortController();
-    const onSigint = (): void => {
-      if (abort.signal.aborted) process.exit(130);
-      say('interrupted: finishing the reports of the games already done (Ctrl-C again to quit at once)');
-      abort.abort();
-    };
-    process.on('SIGINT', onSigint);
+    const stop = interruption((signal) => say(`${signal}: finishing the reports of the games already done (again to quit at once)`));
     try {
-      const report = await sweep({ games, budget, workers, out, baseline, signal: abort.signal, onEvent });
+      let report;
+      try {
+        report = target
+          ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent })
+          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent });
+      } catch (err) {
+        // Bad input found while loading the games: no report folder is left behind for it.
+        if (!outExisted) rmEmptyDir(out);
+        if (shared && !sharedExisted) rmEmptyDir(shared);
+        throw err;
+      }
       for (const r of report.regressions) say(`REGRESSION ${r.kind}: ${r.message}`);
       say(headline(report));
       if (json) console.log(JSON.stringify(report));
-      say(`report: ${join(out, REPORT_FILES.html)} (also ${REPORT_FILES.markdown}, ${REPORT_FILES.json}) after ${report.seconds.toFixed(1)} s`);
-      if (report.status === 'interrupted') return 130;
+      say(`report: ${join(out, REPORT_FILES.site)} (also ${REPORT_FILES.markdown}, ${REPORT_FILES.json}) after ${report.seconds.toFixed(1)} s`);
+      if (report.status === 'interrupted') return INTERRUPTED;
       return report.passed ? 0 : 1;
     } finally {
-      process.off('SIGINT', onSigint);
+      stop.dispose();
     }
   },
 };

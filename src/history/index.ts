@@ -1,0 +1,2 @@
+/** The history stage's public surface: other folders import only this file. */
+export * from './history.js';

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseRedisUrl } from './url.js';
+
+describe('parseRedisUrl', () => {
+  it('reads host, port, database and credentials, and shows the URL without the password', () => {
+    expect(parseRedisUrl('redis://127.0.0.1:6380/3')).toEqual({ host: '127.0.0.1', port: 6380, db: 3, display: 'redis://127.0.0.1:6380/3' });
+    expect(parseRedisUrl('redis://queue.example')).toEqual({ host: 'queue.example', port: 6379, db: 0, display: 'redis://queue.example/0' });
+    const secret = parseRedisUrl('rediss://night:s%40cret@[::1]:7000/');
+    expect(secret).toEqual({ host: '::1', port: 7000, db: 0, username: 'night', password: 's@cret', tls: {}, display: 'rediss://night@[::1]:7000/0' });
+    expect(secret.display).not.toContain('cret');
+  });
+
+  it('refuses what is not a Redis URL, naming the problem', () => {
+    const cases: [string, RegExp][] = [
+      ['localhost:6379', /scheme must be redis or rediss, not localhost/],
+      ['http://127.0.0.1:6379', /scheme must be redis or rediss, not http/],
+      ['redis://', /no host/],
+      ['redis://h:0', /bad port 0/],
+      ['redis://h:x', /not a URL/],
+      ['redis://h/db', /database must be a number, not 'db'/],
+      ['redis://h/1?x=2', /no query or fragment/],
+      ['not a url', /not a URL/],
+    ];
+    for (const [text, why] of cases) expect(() => parseRedisUrl(text), text).toThrow(why);
+    expect(() => parseRedisUrl('nope')).toThrow(/^--queue nope: .*\(expected redis:\/\/HOST:PORT\[\/DB\]\)$/);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * `arcgraph worker`: takes the sweep's work jobs from Redis and runs each with the sweep's own job
+ * functions (explore, Monte Carlo, qualify), on a pool of worker threads kept for the process.
+ * Progress goes to job.updateProgress; large outputs to files under the shared folder (never into
+ * Redis). A job holds a lock it renews while it runs; a worker killed mid-job lets the lock lapse,
+ * and another worker's stalled-job check puts the job back in the queue. Stopping: `finish` lets
+ * the active jobs finish and takes no more; `return` stops them and puts them back at once.
+ */
+import { join } from 'node:path';
+import { Job, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
+import { prepareOutputDir } from '../files.js';
+import { loadGame, type LoadedGame } from '../suite/index.js';
+import { contentHash, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
+import { connection, PREFIX, WORK_QUEUE } from './connection.js';
+import type { WorkData } from './flow.js';
+import type { RedisTarget } from './url.js';
+
+/** A job the lock of which is not renewed for this long is taken for a dead worker's and run again elsewhere. */
+export const DEFAULT_LOCK_SECONDS = 30;
+/** A job that stalls (its worker dies) this many times more is failed: a game that kills its worker is not retried forever. */
+const MAX_STALLED = 2;
+
+export interface WorkerOptions {
+  target: RedisTarget;
+  /** Worker threads per job. */
+  workers: number;
+  /** Jobs run at once by this process. */
+  concurrency: number;
+  /** The shared folder as this machine sees it; default the path each job names. */
+  out?: string;
+  lockSeconds?: number;
+  /** The qualification step (tests inject a stand-in). */
+  qualifier?: Qualifier;
+  onEvent?: (event: WorkerEvent) => void;
+}
+
+export type WorkerEvent =
+  | { kind: 'ready'; worker: string }
+  | { kind: 'started'; job: PlannedJob; attempt: number }
+  | { kind: 'done'; job: PlannedJob; seconds: number }
+  | { kind: 'failed'; job: PlannedJob; message: string; final: boolean }
+  | { kind: 'returned'; job: PlannedJob }
+  | { kind: 'warning'; message: string };
+
+export interface WorkerSummary {
+  worker: string;
+  done: number;
+  failed: number;
+  /** Jobs put back in the queue at a stop. */
+  returned: number;
+}
+
+export interface RunningWorker {
+  readonly name: string;
+  /** Resolves once the worker is connected and taking jobs. */
+  ready: Promise<void>;
+  /** Stops taking jobs; `finish` waits for the active ones, `return` stops them and puts them back in the queue. */
+  stop(mode: 'finish' | 'return'): Promise<WorkerSummary>;
+}
+
+/** The games this process has loaded, checked against the version the sweep planned. */
+class Games {
+  private readonly loaded = new Map<string, Promise<{ loaded: LoadedGame; hash: string | null }>>();
+
+  async get(job: PlannedJob): Promise<LoadedGame> {
+    let entry = this.loaded.get(job.source);
+    if (!entry) {
+      entry = loadGame(job.source).then((loaded) => ({ loaded, hash: contentHash(loaded) }));
+      this.loaded.set(job.source, entry);
+      entry.catch(() => this.loaded.delete(job.source));
+    }
+    const { loaded, hash } = await entry;
+    // another version of the game would give other numbers under the same job id
+    if (hash !== job.contentHash) throw new Error(`this worker's copy of ${job.game} (${job.source}) has content hash ${hash ?? 'none'}, the sweep planned ${job.contentHash ?? 'none'}`);
+    return loaded;
+  }
+}
+
+export function startWorker(options: WorkerOptions): RunningWorker {
+  const name = thisWorker();
+  const games = new Games();
+  const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0 };
+  const returning = new AbortController();
+  const emit = (event: WorkerEvent): void => options.onEvent?.(event);
+  const lockDuration = (options.lockSeconds ?? DEFAULT_LOCK_SECONDS) * 1000;
+  const conn = connection(options.target);
+  // reads the results of the jobs a job depends on
+  const queue = new Queue(WORK_QUEUE, { connection: conn, prefix: PREFIX });
+  queue.on('error', () => undefined);
+
+  async function inputs(job: PlannedJob): Promise<Map<string, JobResult>> {
+    const results = new Map<string, JobResult>();
+    for (const id of job.reads) {
+      const input = await Job.fromId<WorkData, JobResult>(queue, id);
+      // its input failed after all its attempts (or was removed): this job cannot run, and retrying will not help
+      if (!input || (await input.getState()) !== 'completed') throw new UnrecoverableError(`its input ${id} did not finish`);
+      results.set(id, input.returnvalue);
+    }
+    return results;
+  }
+
+  async function process(bull: BullJob<WorkData, JobResult>, token?: string, signal?: AbortSignal): Promise<JobResult> {
+    const { job, shared } = bull.data;
+    emit({ kind: 'started', job, attempt: bull.attemptsMade + 1 });
+    const started = performance.now();
+    let lastProgress = 0;
+    const onProgress = (p: JobProgress): void => {
+      const now = performance.now();
+      if (now - lastProgress < 1000) return;
+      lastProgress = now;
+      bull.updateProgress({ ...p }).catch(() => undefined);
+    };
+    const stop = signal ? AbortSignal.any([signal, returning.signal]) : returning.signal;
+    let dir = join(options.out ?? shared, job.id);
+    try {
+      // Monte Carlo writes no file
+      if (job.stage !== 'monte-carlo') dir = prepareOutputDir(dir);
+    } catch (err) {
+      throw new Error(`cannot write the job's outputs: ${(err as Error).message} (give this worker the shared folder with --out)`);
+    }
+    try {
+      const result = await runJob(job, await games.get(job), await inputs(job), { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress });
+      summary.done++;
+      emit({ kind: 'done', job, seconds: (performance.now() - started) / 1000 });
+      return result;
+    } catch (err) {
+      if (err instanceof JobInterrupted && returning.signal.aborted) {
+        // back in the queue now, for another worker (or this one, restarted)
+        await bull.moveToWait(token);
+        summary.returned++;
+        emit({ kind: 'returned', job });
+        throw new WaitingError();
+      }
+      throw err;
+    }
+  }
+
+  const worker = new Worker<WorkData, JobResult>(WORK_QUEUE, process, {
+    connection: conn,
+    prefix: PREFIX,
+    name,
+    concurrency: options.concurrency,
+    lockDuration,
+    stalledInterval: lockDuration,
+    maxStalledCount: MAX_STALLED,
+  });
+  worker.on('failed', (bull, err) => {
+    if (!bull || err instanceof WaitingError || err.name === 'WaitingError') return;
+    const final = bull.attemptsMade >= (bull.opts.attempts ?? 1) || err instanceof UnrecoverableError || err.name === 'UnrecoverableError';
+    if (final) summary.failed++;
+    emit({ kind: 'failed', job: bull.data.job, message: err.message, final });
+  });
+  // a Redis outage is waited out (connection() retries); say so once per outage
+  let down = false;
+  worker.on('error', (err) => {
+    if (down) return;
+    down = true;
+    emit({ kind: 'warning', message: `Redis: ${err.message.split('\n')[0]}; retrying` });
+  });
+  worker.on('ready', () => (down = false));
+  const ready = worker.waitUntilReady().then(() => emit({ kind: 'ready', worker: name }));
+  ready.catch(() => undefined);
+
+  let stopping: Promise<WorkerSummary> | null = null;
+  return {
+    name,
+    ready,
+    stop(mode) {
+      if (mode === 'return') returning.abort();
+      stopping ??= (async () => {
+        await worker.close();
+        await queue.close();
+        return summary;
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** Where the report site's files lie, relative to the report folder (pages link with these). */
+import { posix } from 'node:path';
+
+export const SITE = {
+  index: 'index.html',
+  assets: 'assets',
+  gamePage: (game: string): string => posix.join('games', game, 'index.html'),
+  levelPage: (game: string, level: number): string => posix.join('games', game, `level-${level}.html`),
+  /** The level's artefacts (frames, graph data, artefacts.json), written at sweep time. */
+  levelDir: (game: string, level: number): string => posix.join('games', game, `level-${level}`),
+} as const;
+
+export const ARTEFACTS_FILE = 'artefacts.json';
+
+/** A link from page `from` to file `to`, both relative to the report folder. */
+export const linkFrom = (from: string, to: string): string => posix.relative(posix.dirname(from), to) || posix.basename(to);

@@ -1,0 +1,233 @@
+/**
+ * Runs one job of the plan: a level's exploration and analysis (with its page's artefacts), its
+ * Monte Carlo settling when the graph leaves it inconclusive, or a game's qualification. The local
+ * sweep and the queue's workers call the same functions, so their numbers are the same. A game
+ * fault (a step that throws) is a finding in the result, never an error; an error thrown from here
+ * is the job's failure (a worker retries it). Results are plain JSON (they travel through Redis);
+ * large outputs go to files under `dir`.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { GameCrash } from '../explorer/index.js';
+import { exploreLevel } from '../level.js';
+import { randomPlay } from '../random/index.js';
+import { writeLevelArtefacts } from '../report/index.js';
+import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
+import type { LoadedGame } from '../suite/index.js';
+import type { StateGraph } from '../graph/index.js';
+import { startHash } from './hashes.js';
+import type { PlannedJob } from './plan.js';
+import { analysisNumbers, exploreNumbers, monteCarloNumbers, qualificationReport } from './project.js';
+import { levelQualification, type Qualifier, type RegimeStatus } from './qualification.js';
+
+export interface ExploreJobResult {
+  stage: 'explore';
+  level: number;
+  tutorial: boolean;
+  startHash: string | null;
+  explore: ExploreNumbers | null;
+  analysis: AnalysisNumbers | null;
+  /** A game step threw: the actions from the level's start that reproduce it. */
+  crash: { actions: string[]; reason: string } | null;
+  ranOn: RanOn;
+  /** The folder the job wrote its artefacts under (as the machine that ran it sees it). */
+  dir: string;
+}
+
+export interface MonteCarloJobResult {
+  stage: 'monte-carlo';
+  level: number;
+  /** Null when the level did not need it (a verdict from the graph, a tutorial level, no random steps in the budget). */
+  monteCarlo: MonteCarloNumbers | null;
+  ranOn: RanOn;
+  dir: string;
+}
+
+export interface QualifyJobResult {
+  stage: 'qualify';
+  qualification: QualificationReport;
+  /** Each level's worst regime and what failed there, one line each. */
+  levels: { level: number; status: RegimeStatus | null; failures: string[] }[];
+  ranOn: RanOn;
+  dir: string;
+}
+
+export type JobResult = ExploreJobResult | MonteCarloJobResult | QualifyJobResult;
+
+/** What a running job reports, for a terminal or job.updateProgress. */
+export interface JobProgress {
+  stage: PlannedJob['stage'];
+  level: number | null;
+  /** States explored, or random steps played. */
+  done: number;
+  seconds: number;
+}
+
+export interface RunContext {
+  /** Worker threads for the job. */
+  workers: number;
+  /** Where the job writes level artefacts and reproductions (the report folder of a local sweep). */
+  dir: string;
+  qualifier: Qualifier;
+  /** This process, `host:pid`. */
+  worker: string;
+  signal?: AbortSignal;
+  onProgress?: (p: JobProgress) => void;
+}
+
+/** A job stopped by the context's signal: it has no result. */
+export class JobInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+  }
+}
+
+/** This process, as `ranOn.worker` names it. */
+export const thisWorker = (): string => `${hostname()}:${process.pid}`;
+
+const ranOn = (job: PlannedJob, ctx: RunContext, started: number): RanOn => ({
+  stage: job.stage,
+  machine: ctx.worker.slice(0, ctx.worker.lastIndexOf(':')),
+  worker: ctx.worker,
+  seconds: (performance.now() - started) / 1000,
+});
+
+function needed<T extends JobResult>(job: PlannedJob, inputs: ReadonlyMap<string, JobResult>, stage: T['stage']): T {
+  const id = job.reads.find((r) => inputs.get(r)?.stage === stage);
+  const result = id === undefined ? undefined : inputs.get(id);
+  if (!result) throw new Error(`job ${job.id} needs the result of ${job.reads.join(', ')}, which is missing`);
+  return result as T;
+}
+
+async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number): Promise<ExploreJobResult> {
+  const { game } = loaded;
+  const level = job.level!;
+  const { settings } = job;
+  const result: ExploreJobResult = {
+    stage: 'explore',
+    level,
+    tutorial: level <= game.tutorialLevels,
+    startHash: startHash(game, level),
+    explore: null,
+    analysis: null,
+    crash: null,
+    ranOn: ranOn(job, ctx, started),
+    dir: ctx.dir,
+  };
+  let graph: StateGraph | undefined;
+  try {
+    const layers = game.render(game.init(level));
+    if (layers.length === 0) throw new Error('render gave no layer');
+  } catch (err) {
+    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
+  }
+  if (!result.crash) {
+    try {
+      // explored and analysed as `arcgraph explore` does (tutorial exemption and baseline from the game)
+      const explored = await exploreLevel(loaded, {
+        level,
+        workers: ctx.workers,
+        maxNodes: settings.budget.nodes,
+        maxSeconds: settings.budget.seconds,
+        signal: ctx.signal,
+        policy: settings.policy,
+        threshold: settings.threshold,
+        onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }),
+      });
+      if (explored.report.stopReason === 'interrupted') throw new JobInterrupted();
+      graph = explored.graph;
+      result.explore = exploreNumbers(explored.report);
+      result.analysis = analysisNumbers(explored.report);
+    } catch (err) {
+      if (!(err instanceof GameCrash)) throw err;
+      result.crash = { actions: err.actions, reason: err.reason };
+    }
+  }
+  // the page's frames and graph, made while the game and the graph are at hand
+  await writeLevelArtefacts(ctx.dir, game.id, {
+    game,
+    level,
+    graph,
+    win: result.analysis?.shortestWin?.actions,
+    deadEnd: result.analysis?.deadEnds.example?.actions,
+    crash: result.crash?.actions,
+    seed: settings.seed,
+    graphLimit: settings.graphLimit,
+  });
+  result.ranOn = ranOn(job, ctx, started);
+  return result;
+}
+
+async function monteCarloJob(job: PlannedJob, loaded: LoadedGame, explored: ExploreJobResult, ctx: RunContext, started: number): Promise<MonteCarloJobResult> {
+  const level = job.level!;
+  const { settings } = job;
+  let monteCarlo: MonteCarloNumbers | null = null;
+  if (explored.analysis?.verdict === 'inconclusive' && !explored.tutorial && settings.budget.randomSteps > 0) {
+    const random = await randomPlay(loaded, {
+      level,
+      steps: settings.budget.randomSteps,
+      workers: ctx.workers,
+      seed: settings.seed,
+      policy: settings.policy,
+      threshold: settings.threshold,
+      signal: ctx.signal,
+      onProgress: (p) => ctx.onProgress?.({ stage: 'monte-carlo', level, done: p.steps, seconds: p.seconds }),
+    });
+    if (ctx.signal?.aborted) throw new JobInterrupted();
+    monteCarlo = monteCarloNumbers(random);
+  }
+  return { stage: 'monte-carlo', level, monteCarlo, ranOn: ranOn(job, ctx, started), dir: ctx.dir };
+}
+
+/** Rejects with JobInterrupted as soon as `signal` aborts (qualification winds its pool down by itself). */
+function unlessAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(new JobInterrupted());
+    const onAbort = (): void => reject(new JobInterrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function qualifyJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number): Promise<QualifyJobResult> {
+  const { game } = loaded;
+  const { settings } = job;
+  ctx.onProgress?.({ stage: 'qualify', level: null, done: 0, seconds: 0 });
+  const q = await unlessAborted(
+    ctx.qualifier(loaded, {
+      stepsScale: settings.budget.stepsScale,
+      workers: ctx.workers,
+      seed: settings.seed,
+      policy: settings.policy,
+      out: join(ctx.dir, 'reproductions', game.id),
+      signal: ctx.signal,
+    }),
+    ctx.signal,
+  );
+  const levels = q.levels.map(({ level }) => ({
+    level,
+    status: levelQualification(q, level),
+    failures: q.findings.filter((f) => f.level === level && f.severity === 'fail').map((f) => `${f.regime} ${f.check}: ${f.message}`),
+  }));
+  const where = ranOn(job, ctx, started);
+  return { stage: 'qualify', qualification: { ...qualificationReport(q), ranOn: where }, levels, ranOn: where, dir: ctx.dir };
+}
+
+/**
+ * Runs `job` on `loaded` (the game it names), given the results of the jobs it reads. Throws
+ * JobInterrupted when the context's signal stops it, and any other error when the job fails.
+ */
+export async function runJob(job: PlannedJob, loaded: LoadedGame, inputs: ReadonlyMap<string, JobResult>, ctx: RunContext): Promise<JobResult> {
+  const started = performance.now();
+  if (ctx.signal?.aborted) throw new JobInterrupted();
+  if (job.stage === 'explore') {
+    // A chained level reads the previous level's exploration (Python games start it where that
+    // level's shortest win leads); the suite's games start every level from init(level).
+    if (job.reads.length > 0) needed<ExploreJobResult>(job, inputs, 'explore');
+    return exploreJob(job, loaded, ctx, started);
+  }
+  if (job.stage === 'monte-carlo') return monteCarloJob(job, loaded, needed<ExploreJobResult>(job, inputs, 'explore'), ctx, started);
+  return qualifyJob(job, loaded, ctx, started);
+}

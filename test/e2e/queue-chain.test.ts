@@ -1,0 +1,56 @@
+/**
+ * Chained levels through the queue, in-process against a real redis-server: a level whose start
+ * depends on the previous level's result (as Python games' do) runs only after that level's jobs,
+ * on whichever worker, and the numbers are the local sweep's.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueueEvents } from 'bullmq';
+import { connection, parseRedisUrl, PREFIX, queueSweep, startWorker, WORK_QUEUE, type WorkerEvent } from '../../src/queue/index.js';
+import { sweep } from '../../src/sweep/index.js';
+import { RedisServer } from '../support/redis.js';
+import { comparable, stubQualifier } from '../support/sweep.js';
+import { tempFolders } from '../support/temp.js';
+
+const fixture = (name: string): string => join(__dirname, '../fixtures', `${name}.ts`);
+const tempDir = tempFolders('arcgraph-queue-chain-');
+let redis: RedisServer;
+
+beforeAll(async () => {
+  redis = await RedisServer.start(tempDir());
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describe('chained levels through the queue', () => {
+  it('runs each level after the previous one finished, on two workers, with the local numbers', async () => {
+    const target = parseRedisUrl(redis.url);
+    const log: string[] = [];
+    const onEvent = (e: WorkerEvent): void => {
+      if (e.kind === 'started' || e.kind === 'done') log.push(`${e.kind} ${e.job.stage} ${e.job.level}`);
+    };
+    // what the workers report through job.updateProgress, as anyone watching the queue sees it
+    const events = new QueueEvents(WORK_QUEUE, { connection: connection(target), prefix: PREFIX });
+    const progress: unknown[] = [];
+    events.on('progress', ({ data }) => progress.push(data));
+    await events.waitUntilReady();
+    const workers = [1, 2].map(() => startWorker({ target, workers: 1, concurrency: 2, qualifier: stubQualifier(), onEvent }));
+    await Promise.all(workers.map((w) => w.ready));
+    const base = tempDir();
+    const out = join(base, 'night');
+    const games = [fixture('ruin')];
+    const report = await queueSweep({ games, target, shared: join(base, 'jobs'), out, chainLevels: () => true });
+    const summaries = await Promise.all(workers.map((w) => w.stop('finish')));
+    expect(summaries.reduce((n, s) => n + s.done, 0)).toBe(13);
+    await events.close();
+    expect(progress).toContainEqual({ stage: 'qualify', level: null, done: 0, seconds: 0 });
+
+    for (let level = 2; level <= 6; level++) {
+      expect(log.indexOf(`started explore ${level}`), log.join('\n')).toBeGreaterThan(log.indexOf(`done monte-carlo ${level - 1}`));
+    }
+    const localOut = join(base, 'local');
+    const local = await sweep({ games, out: localOut, workers: 1, qualifier: stubQualifier() });
+    expect(comparable(report, out)).toEqual(comparable(local, localOut));
+  });
+});
