@@ -169,12 +169,9 @@ class Coordinator {
     this.maxSteps = options.maxSteps ?? Infinity;
     this.deadline = options.maxSeconds === undefined ? Infinity : performance.now() + options.maxSeconds * 1000;
     const clicks = this.game.actions.includes(GameAction.ACTION6);
-    // Reserve for the largest graph the limits and the memory budget allow: memory is committed only as it is used.
-    this.store = new Store({
-      nodes: Math.max(1, Math.min(MAX_NODES, this.maxNodes, Math.floor(this.budget / 5))),
-      edges: Math.min(MAX_EDGES, this.maxEdges, Math.floor(this.budget / (clicks ? 9 : 5))),
-      clicks,
-    });
+    // Room for a node limit up to 16M from the start, else the columns double from 64K nodes.
+    const nodes = Number.isFinite(this.maxNodes) ? Math.min(this.maxNodes + 1, 2 ** 24) : 2 ** 16;
+    this.store = new Store({ nodes, edges: Math.min(this.maxEdges, 4 * nodes), clicks });
     this.workers = options.expander?.workers ?? opened.workers;
     this.expander = options.expander ?? opened.expander();
     this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
@@ -192,28 +189,39 @@ class Coordinator {
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
     this.targetSteps = options.batchSteps ?? 32_768;
     this.stepsPerState = Math.max(1, this.game.actions.length);
+    this.limits = {
+      nodes: Math.min(this.maxNodes, MAX_NODES),
+      nodeReason: 'max-nodes',
+      edges: Math.min(this.maxEdges, MAX_EDGES),
+      edgeReason: 'max-edges',
+      steps: this.maxSteps,
+    };
   }
 
   private stop(reason: StopReason): void {
     this.stopReason ??= reason;
   }
 
-  /** The limits merging checks: the user's, or the capacity the store could reserve (then it is the memory that stops it). */
-  private get limits(): Limits {
+  /** The limits merging checks: the user's, or what a graph can hold at most (typed arrays, Int32 ids). */
+  private readonly limits: Limits;
+
+  /**
+   * Room in the store for every record of a batch as a new node and an edge, before merging it;
+   * false (and the search stops) when growing would pass the memory budget or the system refuses.
+   */
+  private room(records: number): boolean {
     const { store } = this;
-    const memory = (capacity: number, max: number): 'max-memory' | undefined => (capacity < max ? 'max-memory' : undefined);
-    return {
-      nodes: Math.min(this.maxNodes, store.nodeCapacity),
-      nodeReason: this.maxNodes <= store.nodeCapacity ? 'max-nodes' : (memory(store.nodeCapacity, MAX_NODES) ?? 'max-nodes'),
-      edges: Math.min(this.maxEdges, store.edgeCapacity),
-      edgeReason: this.maxEdges <= store.edgeCapacity ? 'max-edges' : (memory(store.edgeCapacity, MAX_EDGES) ?? 'max-edges'),
-      steps: this.maxSteps,
-    };
+    const nodes = Math.min(store.nodeCount + records, this.limits.nodes);
+    const edges = Math.min(store.edgeCount + records, this.limits.edges);
+    const copy = store.growthBytes(nodes, edges);
+    if (copy > 0 && this.memory.rss(this.storeBytes) + copy + analysisBytes(nodes, edges) > this.budget) return false;
+    return store.ensure(nodes, edges);
   }
 
   /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
   private merge(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
+    if (!this.room(r.node.length)) return this.stop('max-memory');
     const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));

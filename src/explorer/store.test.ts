@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GameAction } from '../engine/actions.js';
 import { depthOf, edgeAction, NodeFlag } from '../graph/graph.js';
-import { reserve, Store } from './store.js';
+import { MAX_NODES } from './shared-table.js';
+import { MAX_EDGES, Store } from './store.js';
 
 describe('Store', () => {
   it('numbers nodes layer by layer and gives each its depth', () => {
@@ -67,25 +68,26 @@ describe('Store', () => {
     expect([edgeAction(g, 0), edgeAction(g, 1)]).toEqual([138, 5]);
   });
 
-  it('refuses to take more edges than it reserved', () => {
-    const store = new Store({ nodes: 10, edges: 3, clicks: false });
+  it('doubles its columns as they fill, keeping what they hold, up to what a graph can hold', () => {
+    const store = new Store({ nodes: 16, edges: 16, clicks: true });
     store.addNode(0, 0);
-    expect(store.edgeCapacity).toBe(3);
-    expect(() => store.addExpanded(Int32Array.of(0), Uint32Array.of(4), new Int32Array(4), new Uint8Array(4), new Uint16Array(4), new Uint16Array(4))).toThrow(/full/);
-  });
-});
-
-describe('reserve', () => {
-  it('halves what it asks for until the system grants it', () => {
-    const asked: number[] = [];
-    const make = (n: number): Uint8Array => {
-      asked.push(n);
-      if (n > 5000) throw new RangeError('Array buffer allocation failed');
-      return new Uint8Array(n);
-    };
-    expect(reserve(make, 40_000).length).toBe(5000);
-    expect(asked).toEqual([40_000, 20_000, 10_000, 5000]);
-    expect(() => reserve(() => { throw new TypeError('other'); }, 10)).toThrow(TypeError);
-    expect(() => reserve(() => { throw new RangeError('never'); }, 4096)).toThrow(RangeError);
+    expect(() => store.addExpanded(Int32Array.of(0), Uint32Array.of(20), new Int32Array(20), new Uint8Array(20), new Uint16Array(20), new Uint16Array(20))).toThrow(/full/);
+    for (let round = 1; round <= 12; round++) {
+      const ids = Int32Array.from({ length: 100 }, (_, i) => store.nodeCount - 1 + i);
+      expect(store.ensure(store.nodeCount + 100, store.edgeCount + 300)).toBe(true);
+      for (let i = 0; i < 100; i++) store.addNode(0, round);
+      const ends = Uint32Array.from({ length: 99 }, (_, i) => 3 * (i + 1));
+      const target = Int32Array.from({ length: 297 }, (_, e) => e % store.nodeCount);
+      store.addExpanded(ids.subarray(0, 99), ends, target, new Uint8Array(297).fill(round), new Uint16Array(297).fill(round), new Uint16Array(297).fill(8 + round));
+    }
+    expect(store.flags.length).toBeGreaterThanOrEqual(store.nodeCount);
+    expect(store.flags.length).toBeLessThan(4 * store.nodeCount);
+    const g = store.graph([GameAction.ACTION6]);
+    for (let e = 0; e < g.edgeCount; e++) {
+      const round = Math.floor(e / 297) + 1;
+      expect([g.edgeKeys[e], g.edgeCells![e], g.edgeAction![e], g.edgeTarget[e]]).toEqual([round, round, 8 + round, (e % 297) % (1 + 100 * round)]);
+    }
+    expect(store.ensure(MAX_NODES + 1, 0)).toBe(false);
+    expect(store.ensure(0, MAX_EDGES + 1)).toBe(false);
   });
 });

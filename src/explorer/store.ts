@@ -1,27 +1,27 @@
-/** The explorer's graph under construction: node flags, BFS layers and CSR edges in typed arrays reserved once. */
+/** The explorer's graph under construction: node flags, BFS layers and CSR edges in typed arrays that double as they fill. */
 import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { PlayerAction } from '../engine/index.js';
+import { MAX_NODES } from './shared-table.js';
 
 /** Typed arrays hold at most 2^32 elements: the most edges a graph can have (edge offsets are Uint32). */
 export const MAX_EDGES = 2 ** 32 - 1;
 
-/**
- * A zero-filled typed array of `length` elements, or of fewer when the system refuses that much
- * address space (halving down to `min`). Its memory is committed by the system only as it is
- * written, so reserving for the largest graph the memory budget allows costs nothing up front
- * and the arrays never grow by copying (no 2.5x peak while one is copied into a larger one).
- */
-export function reserve<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(make: (n: number) => T, length: number, min = 1024): T {
-  for (let n = length; ; n = Math.max(min, Math.floor(n / 2))) {
-    try {
-      return make(n);
-    } catch (err) {
-      if (!(err instanceof RangeError) || n <= min) throw err;
-    }
+type Column = Uint8Array | Uint16Array | Uint32Array | Int32Array;
+
+/** A copy of `a` with room for `length` elements (zeros past the old ones), or undefined when the system refuses the memory. */
+function widened<T extends Column>(a: T, length: number): T | undefined {
+  try {
+    const next = new (a.constructor as new (n: number) => T)(length);
+    next.set(a);
+    return next;
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
   }
 }
 
 export interface StoreCapacity {
+  /** Room to start with (the columns double as they fill, up to MAX_NODES and MAX_EDGES). */
   nodes: number;
   edges: number;
   /** The game has ACTION6: edges keep their click-cell count and their first action code. */
@@ -33,42 +33,80 @@ export interface StoreCapacity {
  * BFS parent is the first node of the layer before with an edge into it: neither is stored. Per
  * node: flags (1 byte) and the first edge (4); per edge: target (4) and keyboard-action bits (1),
  * plus click cells and first action (2 + 2) for click games.
+ *
+ * The columns double when they fill. The system commits a new array's memory only as it is
+ * written, so the empty half costs nothing; the copy briefly holds the old array too. (Reserving
+ * the largest array the budget allows up front would avoid the copies, but V8 counts such an
+ * allocation as memory in use and collects garbage over and over: a small exploration took 4x
+ * as long.)
  */
 export class Store {
   nodeCount = 0;
   edgeCount = 0;
-  readonly flags: Uint8Array;
+  flags: Uint8Array;
   /** First edge of each expanded node (filled in for the others by `graph()`); one more entry than nodes. */
-  readonly edgeStart: Uint32Array;
-  readonly edgeTarget: Int32Array;
-  readonly edgeKeys: Uint8Array;
+  edgeStart: Uint32Array;
+  edgeTarget: Int32Array;
+  edgeKeys: Uint8Array;
   /** Click cells and first action code of each edge: click games only (keyboard edges derive their action from the keys). */
-  readonly edgeCells?: Uint16Array;
-  readonly edgeAction?: Uint16Array;
+  edgeCells?: Uint16Array;
+  edgeAction?: Uint16Array;
   /** Layer d is nodes layerStart[d] .. layerStart[d + 1] - 1; `layers` of them, the last open. */
   private layerStart = new Uint32Array(64);
   layers = 0;
-  readonly nodeCapacity: number;
-  readonly edgeCapacity: number;
 
   constructor(capacity: StoreCapacity) {
-    this.flags = reserve((n) => new Uint8Array(n), capacity.nodes);
-    this.edgeStart = reserve((n) => new Uint32Array(n), this.flags.length + 1);
-    this.nodeCapacity = Math.min(this.flags.length, this.edgeStart.length - 1);
-    this.edgeTarget = reserve((n) => new Int32Array(n), Math.min(capacity.edges, MAX_EDGES));
-    this.edgeKeys = reserve((n) => new Uint8Array(n), this.edgeTarget.length);
-    let edges = Math.min(this.edgeTarget.length, this.edgeKeys.length);
+    const nodes = Math.max(16, Math.min(capacity.nodes, MAX_NODES));
+    const edges = Math.max(16, Math.min(capacity.edges, MAX_EDGES));
+    this.flags = new Uint8Array(nodes);
+    this.edgeStart = new Uint32Array(nodes + 1);
+    this.edgeTarget = new Int32Array(edges);
+    this.edgeKeys = new Uint8Array(edges);
     if (capacity.clicks) {
-      this.edgeCells = reserve((n) => new Uint16Array(n), edges);
-      this.edgeAction = reserve((n) => new Uint16Array(n), edges);
-      edges = Math.min(edges, this.edgeCells.length, this.edgeAction.length);
+      this.edgeCells = new Uint16Array(edges);
+      this.edgeAction = new Uint16Array(edges);
     }
-    this.edgeCapacity = edges;
+  }
+
+  /** Bytes the columns' used parts would take again while they double (the old arrays live until collected). */
+  growthBytes(nodes: number, edges: number): number {
+    const perEdge = 5 + (this.edgeCells ? 4 : 0);
+    return (nodes > this.flags.length ? 5 * this.nodeCount : 0) + (edges > this.edgeTarget.length ? perEdge * this.edgeCount : 0);
+  }
+
+  /**
+   * Room for `nodes` nodes and `edges` edges, the columns doubled as needed: false past
+   * MAX_NODES or MAX_EDGES, or when the system refuses the memory (nothing is added then).
+   */
+  ensure(nodes: number, edges: number): boolean {
+    if (nodes > MAX_NODES || edges > MAX_EDGES) return false;
+    if (nodes > this.flags.length) {
+      const length = Math.min(MAX_NODES, Math.max(nodes, 2 * this.flags.length));
+      const flags = widened(this.flags, length);
+      const edgeStart = flags && widened(this.edgeStart, length + 1);
+      if (!flags || !edgeStart) return false;
+      this.flags = flags;
+      this.edgeStart = edgeStart;
+    }
+    if (edges > this.edgeTarget.length) {
+      const length = Math.min(MAX_EDGES, Math.max(edges, 2 * this.edgeTarget.length));
+      const target = widened(this.edgeTarget, length);
+      const keys = target && widened(this.edgeKeys, length);
+      const cells = keys && this.edgeCells ? widened(this.edgeCells, length) : undefined;
+      const action = cells && this.edgeAction ? widened(this.edgeAction, length) : undefined;
+      if (!target || !keys || (this.edgeCells && (!cells || !action))) return false;
+      this.edgeTarget = target;
+      this.edgeKeys = keys;
+      if (cells) this.edgeCells = cells;
+      if (action) this.edgeAction = action;
+    }
+    return true;
   }
 
   /** Adds a node at `depth` (the last layer or a new one after it) and returns its id. */
   addNode(flags: number, depth: number): number {
     const id = this.nodeCount++;
+    if (id >= this.flags.length) throw new Error(`node store full: ${id} (ensure() first)`);
     if (depth === this.layers) {
       // One spare entry, for the end of the last layer in `graph()`.
       if (this.layers + 2 > this.layerStart.length) {
@@ -112,7 +150,7 @@ export class Store {
       this.flags[ids[i]] |= NodeFlag.EXPANDED;
     }
     const count = ids.length > 0 ? recordEnds[ids.length - 1] : 0;
-    if (base + count > this.edgeCapacity) throw new Error(`edge store full: ${base + count} > ${this.edgeCapacity}`);
+    if (base + count > this.edgeTarget.length) throw new Error(`edge store full: ${base + count} > ${this.edgeTarget.length} (ensure() first)`);
     this.edgeTarget.set(target.subarray(0, count), base);
     this.edgeKeys.set(keys.subarray(0, count), base);
     this.edgeCells?.set(cells.subarray(0, count), base);
