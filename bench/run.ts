@@ -4,7 +4,7 @@
  * ratio to a baseline measured in the same run. Results go to bench/results/<date>.json.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem, platform, release } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { initIdentity } from '../src/engine/index.js';
@@ -16,6 +16,7 @@ import { benchExplorer, type ExplorerBench } from './explorer.js';
 import { benchWalks, type WalksBench } from './walks.js';
 import { benchClasses, benchSolver, type ClassBench, type SolverBench, type SolverCase } from './solver.js';
 import { benchQualify, type QualifyBench } from './qualify.js';
+import { arcPaths, benchPython, type PythonBench } from './python.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     level: { type: 'string', default: 'bx19:2' },
     out: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'results') },
     huge: { type: 'string' },
+    only: { type: 'string' },
     help: { type: 'boolean' },
   },
 });
@@ -30,7 +32,8 @@ if (values.help) {
   console.log(`Usage: npm run bench -- [--quick] [--level GAME:LEVEL] [--huge N] [--out DIR]
   --quick   small budgets, 3 repetitions (a smoke test that runs in under a minute)
   --level   the level the explorer and walk benchmarks run on (default bx19:2)
-  --huge N  also explore N states once with all workers, and print its peak memory`);
+  --huge N  also explore N states once with all workers, and print its peak memory
+  --only python  only the Python bridge benchmark (real ARC games against the single-process loop)`);
   process.exit(0);
 }
 
@@ -54,6 +57,58 @@ const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >=
 
 await initIdentity();
 const started = new Date();
+const fmtRange = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+
+/** The Python bridge benchmark on two real games (skipped without the ARC engine and games). */
+async function pythonBenches(): Promise<PythonBench[]> {
+  const arc = arcPaths();
+  const out: PythonBench[] = [];
+  if (!arc) {
+    log('python bridge: skipped (no ARC engine and games at ../shared/arc or ARCGRAPH_ARC_ENGINE)');
+    return out;
+  }
+  for (const id of ['tu93', 'wa30']) {
+    log(`python bridge: ${id} level 1, workers ${workerCounts.join(', ')} against the single-process loop`);
+    out.push(await benchPython(arc, id, quick ? 200 : 1500, workerCounts, quick ? 1 : 5));
+  }
+  return out;
+}
+
+function pythonRows(benches: PythonBench[]): string[][] {
+  const rows: string[][] = [];
+  for (const p of benches) {
+    rows.push([`python loop ${p.game}:${p.level}, ${fmt(p.states)} states (1 process: restore, step, identity)`, `${fmt(p.loop.median)} transitions/s`, `baseline (${fmt(p.loopPerCpuSecond.median)} per CPU second)`]);
+    rows.push([`python ceiling ${p.game}: the loop in 2 processes at once`, `${fmt(p.ceiling.transitions.median)} transitions/s`, `${p.ceiling.vsLoop.median.toFixed(2)}x the loop (rounds ${fmtRange(p.ceiling.vsLoop.runs)})`]);
+    for (const w of p.workers) rows.push([`python bridge ${p.game}, ${w.workers} worker(s)`, `${fmt(w.transitions.median)} transitions/s`, `${w.vsLoop.median.toFixed(2)}x the loop (rounds ${fmtRange(w.vsLoop.runs)})`]);
+  }
+  return rows;
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]): string => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+  console.log([line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'));
+}
+
+function writeResults(results: object, suffix: string): string {
+  mkdirSync(values.out!, { recursive: true });
+  const file = join(values.out!, `${started.toISOString().slice(0, 19).replace(/:/g, '-')}${suffix}.json`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, availableParallelism: all, memoryGB: totalmem() / 2 ** 30, platform: platform(), release: release(), node: process.version };
+if (values.only === 'python') {
+  const python = await pythonBenches();
+  const file = writeResults({ date: started.toISOString(), mode: quick ? 'quick' : 'full', machine, loadAverage: loadavg(), python }, `${quick ? '-quick' : ''}-python`);
+  printTable([['benchmark', 'median', 'ratio'], ...pythonRows(python)]);
+  console.log(`\nresults: ${file}`);
+  process.exit(0);
+} else if (values.only !== undefined) {
+  console.error(`bench: --only takes python, got '${values.only}'`);
+  process.exit(2);
+}
 
 log(`engine: ${Object.keys(SUITE).join(', ')}`);
 const engine: EngineResult[] = [];
@@ -66,6 +121,7 @@ log('random walks');
 const walks: WalksBench = await benchWalks(loaded, benchLevel, cfg.walkSteps, [...new Set([1, all])], cfg.reps);
 log('qualification regimes');
 const qualifyBench: QualifyBench = await benchQualify(loaded, quick ? 0.01 : 0.5, all, 1);
+const pythonBench = await pythonBenches();
 log('solver');
 const solver: SolverBench = await benchSolver(solverCases, all, quick ? 1 : 3);
 const classSizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
@@ -107,13 +163,14 @@ const ratios = {
 const results = {
   date: started.toISOString(),
   mode: quick ? 'quick' : 'full',
-  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, availableParallelism: all, memoryGB: totalmem() / 2 ** 30, platform: platform(), release: release(), node: process.version },
+  machine,
   config: { ...cfg, solverCases },
   engine,
   explorer,
   walks,
   qualify: qualifyBench,
   solver,
+  python: pythonBench,
   classes,
   huge,
   ratios,
@@ -125,10 +182,7 @@ const results = {
   },
 };
 
-mkdirSync(values.out!, { recursive: true });
-const file = join(values.out!, `${started.toISOString().slice(0, 19).replace(/:/g, '-')}${quick ? '-quick' : ''}.json`);
-writeFileSync(`${file}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
-renameSync(`${file}.tmp`, file);
+const file = writeResults(results, quick ? '-quick' : '');
 
 const rows: string[][] = [['benchmark', 'median', 'ratio']];
 for (const e of engine) {
@@ -154,13 +208,12 @@ rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no po
 for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${w.vsOneWorker.median.toFixed(2)}x 1 worker`]);
 rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
 rows.push([`qualify ${qualifyBench.game}: fuzz regime (${all} workers)`, `${fmt(qualifyBench.fuzz)} steps/s`, `${(qualifyBench.fuzz / walks.raw.median).toFixed(3)}x the raw random loop`]);
+rows.push(...pythonRows(pythonBench));
 for (const s of solver.sizes) rows.push([`solver ${s.game}:${s.level}, ${fmt(s.states)} states, ${fmt(s.edges)} edges (${s.method})`, `${s.seconds.toFixed(3)} s`, '']);
 for (const c of classes.sizes) {
   const how = c.method === 'exact' ? 'exact' : `${c.method}, relative width ${c.relativeWidth.toExponential(1)}${c.converged ? '' : ', budget spent'}`;
   rows.push([`solver, one class of ${fmt(c.classSize)} states (${c.family}, ${c.exactGaveUp ? 'exact gave up: ' : ''}${how})`, `${c.seconds.toFixed(3)} s`, '']);
 }
 if (huge) rows.push([`huge run: ${fmt(huge.states)} states, ${fmt(huge.edges)} edges (${all} workers)`, `${huge.seconds.toFixed(0)} s, ${fmt(huge.transitionsPerSecond)} transitions/s`, `${huge.bytesPerState.toFixed(0)} B/state; peak memory ${huge.peakMB.toFixed(0)} MB (${huge.rssBeforeMB.toFixed(0)} MB before)`]);
-const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-const line = (r: string[]): string => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
-console.log([line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'));
+printTable(rows);
 console.log(`\nresults: ${file}`);

@@ -12,7 +12,7 @@ const SRC = join(ROOT, 'src');
 
 /** The stages in pipeline order: data flows from the left to the right, never back. */
 export const STAGES = [
-  'errors', 'files', 'engine', 'toolkit', 'suite', 'parallel', 'graph', 'explorer', 'analysis', 'player', 'random',
+  'errors', 'files', 'engine', 'toolkit', 'suite', 'parallel', 'python', 'graph', 'explorer', 'analysis', 'player', 'random',
   'recording', 'qualify', 'level', 'report', 'history', 'sweep', 'queue', 'cli', 'index',
 ] as const;
 

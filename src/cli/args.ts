@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICIES, type Policy } from '../analysis/index.js';
 import { InputError } from '../errors.js';
+import type { PythonGameOptions } from '../python/index.js';
 import { checkOutputFile, prepareOutputDir } from '../files.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -54,6 +55,30 @@ export function policyOption(values: Parsed['values']): Policy {
   const policy = (values.policy ?? 'available') as Policy;
   if (!POLICIES.includes(policy)) throw new InputError(`--policy must be one of ${POLICIES.join(', ')}, got '${String(values.policy)}'`);
   return policy;
+}
+
+/** The options of commands that take a real ARC game (a Python game on arcengine). */
+export const PYTHON_OPTIONS = {
+  python: { type: 'string' },
+  'graph-builder': { type: 'boolean' },
+  'arc-games': { type: 'string' },
+} as const;
+
+/** Their help lines. */
+export const PYTHON_USAGE = `Real ARC-AGI-3 games (<game> an ARC game folder <id>/<version>/, its <id>.py, or the id of a game
+in the --arc-games folder):
+  --python PATH      the Python interpreter (default python3, or ARCGRAPH_PYTHON); the engine comes from
+                     its packages, or from ARCGRAPH_ARC_ENGINE (a folder holding arcengine/)
+  --graph-builder    set the game module's GRAPH_BUILDER flag (undo history and animations off)
+  --arc-games DIR    an environment_files tree of ARC games (default ARCGRAPH_ARC_GAMES)`;
+
+/** The Python settings of a command line. */
+export function pythonOptions(values: Parsed['values']): PythonGameOptions & { arcGames?: string } {
+  return {
+    ...(typeof values.python === 'string' && { python: values.python }),
+    ...(values['graph-builder'] === true && { graphBuilder: true }),
+    ...(typeof values['arc-games'] === 'string' && { arcGames: values['arc-games'] }),
+  };
 }
 
 /** `--workers K` (1..256); more than the machine's cores is allowed, with a one-line warning. */

@@ -103,6 +103,8 @@ export interface Inspected {
   layers?: Frame[];
   /** Milliseconds the step took. */
   ms: number;
+  /** Milliseconds the first render of the successor took (the performance profile's frames). */
+  renderMs?: number;
   faults: Fault[];
 }
 
@@ -151,7 +153,9 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
         break;
       }
     }
+    const rendering = performance.now();
     const layers = game.render(next);
+    out.renderMs = performance.now() - rendering;
     out.layers = layers;
     const bad = frameProblem(layers);
     if (bad) faults.push({ check: 'invalid-frame', message: `invalid frame: ${bad}` });

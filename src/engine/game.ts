@@ -1,4 +1,5 @@
 import { CELLS, GRID, GameAction, type Action, type PlayerAction } from './actions.js';
+import type { GameSession } from './runtime.js';
 
 /** A frame: 64x64 colour indices 0..15, row-major (index = y*64 + x). */
 export type Frame = Uint8Array;
@@ -46,6 +47,11 @@ export interface Game<S = any> {
    * every cell outside them forms one more class. Without it, clicks are tried on all 4,096 cells.
    */
   clickTargets?(state: S): readonly ClickTarget[];
+  /**
+   * Optional: sessions the game runs itself (a real ARC game: the engine's perform_action, with its
+   * RESET rules and level progression). Without it, replay and play use the runtime's Session.
+   */
+  session?(startLevel: number): GameSession<S>;
 }
 
 /** One class of equivalent clicks: a representative cell and how many cells it stands for. */
@@ -90,6 +96,7 @@ export function validateGame(value: unknown, where = 'game'): Game {
     if (typeof g[fn] !== 'function') bad(fn, 'is missing or not a function');
   }
   if (g.clickTargets !== undefined && typeof g.clickTargets !== 'function') bad('clickTargets', 'must be a function');
+  if (g.session !== undefined && typeof g.session !== 'function') bad('session', 'must be a function');
   if (g.clickTargets !== undefined && !actions.includes(GameAction.ACTION6)) bad('clickTargets', 'is given but ACTION6 is not available');
   return value as Game;
 }

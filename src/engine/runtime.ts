@@ -18,12 +18,43 @@ export interface FrameData {
 /** A user error in a session (unavailable action, action after GAME_OVER...): one clear line. */
 export class ActionError extends Error {}
 
+/** What replay, play and reproductions need of a session: the TypeScript Session, or a game's own (Game.session). */
+export interface GameSession<S = unknown> {
+  readonly currentLevel: number;
+  readonly gameState: S;
+  readonly sessionState: SessionState;
+  actionCount: number;
+  act(action: Action): FrameData;
+}
+
+/** A session of `game` begun at `startLevel`: the game's own sessions where it has them (a real ARC game's engine), else Session. */
+export function openSession<S>(game: Game<S>, startLevel = 1): GameSession<S> {
+  return game.session ? game.session(startLevel) : new Session(game, startLevel);
+}
+
+/** The checks a session makes before any action reaches the game: one ActionError line each. */
+export function checkSessionAction(game: Game, state: SessionState, action: Action): void {
+  if (action.id === GameAction.RESET) return;
+  if (!game.actions.includes(action.id as never)) {
+    throw new ActionError(`${ACTION_NAMES[action.id] ?? `action ${action.id}`} is not available in ${game.id} (available: ${game.actions.map((a) => ACTION_NAMES[a]).join(', ')})`);
+  }
+  if (action.id === GameAction.ACTION6) {
+    const { x, y } = action;
+    if (!Number.isInteger(x) || !Number.isInteger(y) || x! < 0 || x! >= GRID || y! < 0 || y! >= GRID) {
+      throw new ActionError(`click outside the grid: (${x}, ${y}); x and y must be in 0..63`);
+    }
+  }
+  if (state === 'NOT_PLAYED') throw new ActionError('the game has not started: send RESET first');
+  if (state === 'GAME_OVER') throw new ActionError('the game is over: only RESET continues');
+  if (state === 'WIN') throw new ActionError('the game is won: only RESET continues');
+}
+
 /**
  * Wraps a game into an ARC-AGI-3 session: RESET rules, level progression, WIN after the last
  * level, GAME_OVER. `startLevel` lets a developer begin at a later level; a full reset returns
  * there, with the earlier levels counted as completed.
  */
-export class Session<S = unknown> {
+export class Session<S = unknown> implements GameSession<S> {
   private level: number;
   private current: S;
   private actionsThisLevel = 0;
@@ -60,18 +91,7 @@ export class Session<S = unknown> {
   act(action: Action): FrameData {
     const { game } = this;
     if (action.id === GameAction.RESET) return this.reset(action);
-    if (!game.actions.includes(action.id as never)) {
-      throw new ActionError(`${ACTION_NAMES[action.id] ?? `action ${action.id}`} is not available in ${game.id} (available: ${game.actions.map((a) => ACTION_NAMES[a]).join(', ')})`);
-    }
-    if (action.id === GameAction.ACTION6) {
-      const { x, y } = action;
-      if (!Number.isInteger(x) || !Number.isInteger(y) || x! < 0 || x! >= GRID || y! < 0 || y! >= GRID) {
-        throw new ActionError(`click outside the grid: (${x}, ${y}); x and y must be in 0..63`);
-      }
-    }
-    if (this.state === 'NOT_PLAYED') throw new ActionError('the game has not started: send RESET first');
-    if (this.state === 'GAME_OVER') throw new ActionError('the game is over: only RESET continues');
-    if (this.state === 'WIN') throw new ActionError('the game is won: only RESET continues');
+    checkSessionAction(game, this.state, action);
     this.actionCount++;
     this.actionsThisLevel++;
     const next = game.step(this.current, action);

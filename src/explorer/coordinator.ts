@@ -9,6 +9,7 @@ import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
 import { MAX_EDGES, Store } from './store.js';
+import type { PythonExploreInfo } from '../python/index.js';
 
 export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'max-memory' | 'interrupted';
 
@@ -82,6 +83,8 @@ export interface ExploreResult extends GraphMeasures {
   /** Bytes of the store at the end of the exploration: fingerprint table, node and edge arrays. */
   storeBytes: number;
   bytesPerState: number;
+  /** A real ARC game (Python): how its level started, its identity, how clicks were expanded. */
+  python?: PythonExploreInfo;
 }
 
 /** A game step threw: where, and the action sequence from the level's reset state that reproduces it. */
@@ -187,8 +190,8 @@ class Coordinator {
     this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.claimInWorkers ? undefined : { makeRoom: (count) => this.makeRoom(count) });
     this.store.addNode(root.status === 'won' ? NodeFlag.WON | (opened.lastLevel ? NodeFlag.COMPLETE : 0) : root.status === 'lost' ? NodeFlag.LOST : 0, 0);
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
-    this.targetSteps = options.batchSteps ?? 32_768;
-    this.stepsPerState = Math.max(1, this.game.actions.length);
+    this.targetSteps = options.batchSteps ?? opened.batchSteps ?? 32_768;
+    this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
     this.limits = {
       nodes: Math.min(this.maxNodes, MAX_NODES),
       nodeReason: 'max-nodes',
@@ -389,6 +392,7 @@ class Coordinator {
       transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
       storeBytes,
       bytesPerState: storeBytes / graph.nodeCount,
+      ...this.opened.describe?.(),
     };
     return { result, graph };
   }

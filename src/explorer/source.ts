@@ -6,11 +6,15 @@
 import { InputError } from '../errors.js';
 import { fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
 import { workerCount } from '../parallel/index.js';
-import { loadGame, type LoadedGame } from '../suite/index.js';
+import { arcGameById, arcGameFile, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
+import { loadGame, suiteModule, type LoadedGame } from '../suite/index.js';
 import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 
-/** A suite id or module path, a loaded game, or a game object (which then runs on this thread). */
+/**
+ * A suite id, module path or ARC game folder, a loaded game, or a game object (which then runs on
+ * this thread, unless it is a PythonGame: that one runs in its own Python processes).
+ */
 export type GameSource = string | LoadedGame | Game;
 
 /** A resolved game: its module (for worker threads) if it has one, and how many threads run it. */
@@ -18,6 +22,20 @@ export interface OpenedGame {
   game: Game;
   module?: string;
   workers: number;
+  /** A real ARC game: its kernels run in Python processes (one per worker). */
+  python?: PythonGame;
+}
+
+/**
+ * The one place a game reference is resolved: a suite id or JavaScript module path (src/suite), an
+ * ARC game folder or `<id>.py` beside its metadata.json, or the id of a game in the ARC games folder
+ * (--arc-games, ARCGRAPH_ARC_GAMES) when it is not a suite id.
+ */
+export async function resolveGame(ref: string, python: PythonGameOptions & { arcGames?: string } = {}): Promise<ResolvedGame> {
+  if (suiteModule(ref)) return loadGame(ref);
+  const file = arcGameFile(ref) ?? arcGameById(ref, python.arcGames);
+  if (file) return openPythonGame(file, python);
+  return loadGame(ref);
 }
 
 /** The level's reset state as the explorer stores it: canonical bytes, 64-bit fingerprint, status. */
@@ -38,13 +56,33 @@ export interface OpenedLevel extends OpenedGame {
   expander(): Expander;
   /** Expands a batch on this thread, while the expander's threads start (absent where a game cannot run here). */
   expandHere?(task: ExpandTask): ExpandResult;
+  /** Game steps a batch should carry, when the default does not suit (Python steps cost about a millisecond). */
+  batchSteps?: number;
+  /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
+  readonly stepsPerState?: number;
+  /** What the result adds about how this level ran (a Python level: its start, identity, clicks). */
+  describe?(): { python: PythonExploreInfo };
 }
 
 /** Resolves a game source and picks its worker count (1 for a game object: no module to load in a thread). */
 export async function openGame(source: GameSource, workers?: number): Promise<OpenedGame> {
+  if (source instanceof PythonGame) return { game: source, python: source, workers: workerCount(workers) };
+  // A real ARC game as the sweep carries it: its game object, its .py file as its module.
+  if (typeof source === 'object' && 'game' in source && source.game instanceof PythonGame) return { game: source.game, python: source.game, workers: workerCount(workers) };
+  if (typeof source === 'string') {
+    const resolved = await resolveGame(source);
+    if (resolved instanceof PythonGame) return { game: resolved, python: resolved, workers: workerCount(workers) };
+    source = resolved;
+  }
   const { game, module } = typeof source === 'string' ? await loadGame(source) : 'game' in source && 'module' in source ? source : { game: source as Game, module: undefined };
   return module ? { game, module, workers: workerCount(workers) } : { game, workers: workerCount(workers, false) };
 }
+
+/** A resolved game reference: a JavaScript game and its module, or a real ARC game. */
+export type ResolvedGame = LoadedGame | PythonGame;
+
+/** The game of a resolved reference. */
+export const gameOf = (resolved: ResolvedGame): Game => (resolved instanceof PythonGame ? resolved : resolved.game);
 
 /** Throws the user's error for a level the game does not have. */
 export function checkLevel(game: Game, level: number): void {
@@ -56,6 +94,22 @@ export async function openLevel(source: GameSource, level: number, workers?: num
   const opened = await openGame(source, workers);
   const { game, module } = opened;
   checkLevel(game, level);
+  if (opened.python) {
+    const py = new PythonLevel(opened.python, level, opened.workers);
+    return {
+      ...opened,
+      level,
+      lastLevel: level === game.levels,
+      root: () => py.root(),
+      expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task) }),
+      // About 128 steps (a tenth of a second or two) a batch: the pipe is amortised and a limit is seen soon.
+      batchSteps: 128,
+      get stepsPerState() {
+        return py.stepsPerState;
+      },
+      describe: () => ({ python: py.describe() }),
+    };
+  }
   return {
     ...opened,
     level,

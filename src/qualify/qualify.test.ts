@@ -133,7 +133,7 @@ describe('qualify on fixtures with faults', () => {
 
 describe('qualify on a clean level', () => {
   it('passes, and gives the same result whatever the worker count', async () => {
-    const strip = (r: QualifyResult) => ({ ...r, seconds: 0, workers: 0, speed: null, levels: r.levels.map((l) => JSON.parse(JSON.stringify(l, (k, v) => (k === 'seconds' ? 0 : v)))) });
+    const strip = (r: QualifyResult) => ({ ...r, seconds: 0, workers: 0, speed: null, levels: r.levels.map((l) => JSON.parse(JSON.stringify(l, (k, v) => (k === 'seconds' || k === 'profile' ? 0 : v)))) });
     const one = await run('badframe', { level: 1, workers: 1 });
     const two = await run('badframe', { level: 1, workers: 2 });
     expect(one.result.passed).toBe(true);
@@ -141,6 +141,20 @@ describe('qualify on a clean level', () => {
     expect(one.result.levels).toHaveLength(1);
     expect(one.result.levels[0].regimes).toMatchObject({ random1: { status: 'pass', steps: 250 }, random2: { status: 'pass', steps: 5000 }, fuzz: { status: 'pass', steps: 5000 }, playback: { status: 'skipped' } });
     expect(strip(two.result)).toEqual(strip(one.result));
+  });
+
+  it('profiles the level from the fuzz walks: actions and frames a second, the slowest steps with the actions that reach them', async () => {
+    const { result } = await run('badframe', { level: 1, workers: 2 });
+    const profile = result.levels[0].regimes.fuzz.profile!;
+    expect(profile.actionsPerSecond).toBeGreaterThan(1000);
+    expect(profile.framesPerAction).toBe(1);
+    expect(profile.framesPerSecond).toBeCloseTo(profile.actionsPerSecond, 6);
+    expect(profile.belowFloor).toBe(false);
+    expect(profile.slowest.length).toBe(5);
+    for (let i = 1; i < 5; i++) expect(profile.slowest[i].ms).toBeLessThanOrEqual(profile.slowest[i - 1].ms);
+    // Each slowest step's actions replay from the level's reset state.
+    const { game } = await loadGame(fixture('badframe'));
+    for (const slow of profile.slowest) expect(() => slow.actions.reduce((s, a) => game.step(s, parseAction(a)), game.init(1))).not.toThrow();
   });
 });
 

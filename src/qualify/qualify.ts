@@ -7,6 +7,7 @@
 import type { Game } from '../engine/index.js';
 import { InputError } from '../errors.js';
 import { checkLevel, openGame, type GameSource } from '../explorer/index.js';
+import { PythonGame } from '../python/index.js';
 import type { RawFault, RegimeContext } from './regimes/context.js';
 import { elapsed } from './regimes/context.js';
 import { fuzzRegime } from './regimes/fuzz.js';
@@ -25,7 +26,8 @@ function levelsToRun(game: Game, level: number | undefined): number[] {
 export async function qualify(source: GameSource, options: QualifyOptions = {}): Promise<QualifyResult> {
   const started = performance.now();
   const { game, module, workers } = await openGame(source, options.workers);
-  const ref = typeof source === 'string' ? source : module;
+  // Recordings are looked for beside the game's module (or a real ARC game's files).
+  const ref = typeof source === 'string' ? source : (module ?? (game instanceof PythonGame ? game.file : undefined));
   const scale = options.stepsScale ?? 1;
   if (!(scale > 0)) throw new InputError(`the steps scale must be positive, got ${scale}`);
   const seed = options.seed ?? 1;

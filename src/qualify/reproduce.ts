@@ -15,7 +15,7 @@ import type { RawFault } from './regimes/context.js';
 import { cutCycles, shrink } from './shrink.js';
 import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
-import { Session, type FrameData } from '../engine/index.js';
+import { openSession, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
 import { makeDir, writeFileAtomic } from '../files.js';
 import { frameProblem, type Check } from '../engine/index.js';
@@ -25,7 +25,7 @@ type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
 const actionInput = (action: Action): Line['action_input'] => ({ id: action.id, data: action.id === GameAction.ACTION6 ? { x: action.x, y: action.y } : {} });
 
 export function writeReproduction(path: string, game: Game, level: number, actions: readonly Action[], check: Check): void {
-  const session = new Session(game, level);
+  const session = openSession(game, level);
   const guid = randomUUID();
   const lines: Line[] = [];
   const frameless = (data: FrameData): Line => {

@@ -140,14 +140,20 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
 export async function shrink(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits, message?: string): Promise<Action[]> {
   // A slow step may never return: only its prefix is ever played again, to cut its cycles.
   if (check === 'slow-step') return cutCycles(game, level, actions);
+  // Delta debugging replays prefixes from the reset state: bounded in time too (a real ARC game's
+  // steps are requests to its Python process, about a millisecond each).
   const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);
+  const shrunk = (): ((candidate: Action[]) => boolean) => {
+    const deadline = performance.now() + limits.maxSeconds * 1000;
+    return (candidate) => performance.now() < deadline && test(candidate);
+  };
   // A nondeterministic game may not replay the original prefix to the same state (it can pass
   // through the flaky step itself): its cycle-cut form, or the search's path, may still reproduce.
   const cut = cutCycles(game, level, actions);
   const base = [cut, [...actions]].find(test);
-  const candidates: Action[][] = base ? [ddmin(base, test)] : [];
+  const candidates: Action[][] = base ? [ddmin(base, shrunk())] : [];
   const found = await searchShortest(game, level, check, base ?? actions, limits);
-  if (found && test(found)) candidates.push(ddmin(found, test));
+  if (found && test(found)) candidates.push(ddmin(found, shrunk()));
   if (candidates.length === 0) return [...actions];
   return candidates.reduce((best, c) => (c.length < best.length ? c : best));
 }

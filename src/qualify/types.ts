@@ -11,6 +11,21 @@ export interface RegimeOutcome {
   wins?: number;
   findings: number;
   seconds: number;
+  /** The fuzz regime's performance profile of the level (its walks are random play). */
+  profile?: Profile;
+}
+
+/**
+ * How fast a level's steps ran under the fuzz regime's random walks (time in the game: its step, and
+ * the render of a TypeScript game), the frames they drew, and the slowest steps with the actions from
+ * the level's start that reproduce each. `belowFloor`: under the ARC engine's 1,000 frames a second.
+ */
+export interface Profile {
+  actionsPerSecond: number;
+  framesPerSecond: number;
+  framesPerAction: number;
+  belowFloor: boolean;
+  slowest: { ms: number; actions: string[] }[];
 }
 
 /** One regime's status on one level. */

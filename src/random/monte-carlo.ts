@@ -2,6 +2,8 @@
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
 import { openLevel, type GameSource } from '../explorer/index.js';
 import { OrderedRunner, sharedPool } from '../parallel/index.js';
+import { policyChoices } from '../player/index.js';
+import { pythonWalks, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
@@ -44,6 +46,8 @@ export interface RandomResult {
   hint?: string;
   /** The first winning episode, to reproduce it (replay with the same seed and policy). */
   firstWin?: number;
+  /** A real ARC game's steps: how many, how long, frames rendered, the slowest (the performance profile). */
+  timing?: StepTiming;
   workers: number;
   seconds: number;
   stepsPerSecond: number;
@@ -56,13 +60,18 @@ export interface RandomResult {
  */
 export async function randomPlay(source: GameSource, options: RandomOptions): Promise<RandomResult> {
   const { level, steps: budget } = options;
-  const { game, module, workers } = await openLevel(source, level, options.workers);
+  const { game, module, workers, python } = await openLevel(source, level, options.workers);
   const policy = options.policy ?? 'available';
   const seed = options.seed ?? 1;
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
   const pool = module ? sharedPool('walk', workers) : undefined;
-  const run = (task: WalkTask): Promise<WalkResult> => (pool ? pool.run<WalkResult>(task) : Promise.resolve().then(() => runWalks(game, task)));
+  let timing: StepTiming | undefined;
+  // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
+  const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming }> => {
+    if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers);
+    return pool ? pool.run<WalkResult>(task) : Promise.resolve().then(() => runWalks(game, task));
+  };
   const started = performance.now();
 
   let used = 0;
@@ -73,8 +82,11 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   let unfinished = 0;
   let firstWin: number | undefined;
   let nextEpisode = 0;
-  let perTask = 16;
-  const inflight = new OrderedRunner<number, WalkResult>();
+  // A task of about 20,000 steps amortises a thread's round trip; a Python step costs a millisecond,
+  // so there a task is about 500 steps (and few are wasted past the budget).
+  const taskSteps = python ? 500 : 20_000;
+  let perTask = python ? 2 : 16;
+  const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming }>();
   // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused.
   while (used < budget && !options.signal?.aborted) {
     while (inflight.size < 2 * workers) {
@@ -82,12 +94,13 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
       nextEpisode += perTask;
     }
     const { result: r } = (await inflight.next())!;
-    let taskSteps = 0;
+    if (r.timing) timing = mergeTiming(timing, r.timing);
+    let stepsTaken = 0;
     for (let i = 0; i < r.steps.length && used < budget; i++) {
       const left = budget - used;
       const taken = Math.min(r.steps[i], left);
       used += taken;
-      taskSteps += taken;
+      stepsTaken += taken;
       // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
       // it is left out of the statistics (its end is unknown, not a possible win).
       if (r.steps[i] > left) {
@@ -102,8 +115,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
       else cutOff++;
       episodes++;
     }
-    // Aim at about 20,000 steps per task: enough to amortise the round trip.
-    perTask = Math.max(1, Math.min(100_000, Math.round((20_000 * r.steps.length) / Math.max(1, taskSteps))));
+    perTask = Math.max(1, Math.min(100_000, Math.round((taskSteps * r.steps.length) / Math.max(1, stepsTaken))));
     options.onProgress?.({ steps: used, episodes, wins, seconds: (performance.now() - started) / 1000 });
   }
   const { lower } = clopperPearson(wins, episodes);
@@ -132,9 +144,17 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
     stepsPerSecond: seconds > 0 ? used / seconds : 0,
   };
   if (firstWin !== undefined) result.firstWin = firstWin;
+  if (timing) result.timing = timing;
   if (verdict === 'inconclusive') {
     const need = attemptsToCertify(threshold);
     result.hint = cutOff > wins ? `${cutOff} attempts were cut off: raise the step budget or the per-attempt limit` : `about ${need} clean attempts (0 wins) certify p < ${threshold}; ${episodes} were played`;
   }
   return result;
+}
+
+/** Step timings of several tasks as one: sums, and the slowest few overall. */
+function mergeTiming(a: StepTiming | undefined, b: StepTiming): StepTiming {
+  if (!a) return b;
+  const slowest = [...a.slowest, ...b.slowest].sort((x, y) => y.seconds - x.seconds).slice(0, 5);
+  return { steps: a.steps + b.steps, seconds: a.seconds + b.seconds, frames: a.frames + b.frames, slowest };
 }

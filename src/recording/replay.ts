@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/index.js';
 import type { Frame, Game } from '../engine/index.js';
 import { InputError } from '../errors.js';
-import { ActionError, Session, type FrameData } from '../engine/index.js';
+import { ActionError, openSession, type FrameData, type GameSession } from '../engine/index.js';
 import { IdentityFrames, frameProblem, inspectStep, type Check } from '../engine/index.js';
 import type { RecordedStep, Recording } from './read.js';
 import { frameDataToJson, type RecordedFrameData, type RecordingOutcome } from './write.js';
@@ -67,7 +67,7 @@ const framesDigest = (layers: Frame[]): string => {
  * transition that repeats with another successor is caught too. An exception is left to the
  * session's own step (reported as a crash).
  */
-function checkTransition(game: Game, session: Session, action: Action, where: Where, successors: Map<string, string>, identity: IdentityFrames<unknown>, stepLimitMs: number): Divergence | undefined {
+function checkTransition(game: Game, session: GameSession, action: Action, where: Where, successors: Map<string, string>, identity: IdentityFrames<unknown>, stepLimitMs: number): Divergence | undefined {
   const inGrid = action.id !== GameAction.ACTION6 || (Number.isInteger(action.x) && Number.isInteger(action.y) && action.x! >= 0 && action.x! < GRID && action.y! >= 0 && action.y! < GRID);
   if (action.id === GameAction.RESET || session.sessionState !== 'NOT_FINISHED' || !game.actions.includes(action.id as never) || !inGrid) return undefined;
   const pre = session.gameState;
@@ -98,7 +98,7 @@ function checkTransition(game: Game, session: Session, action: Action, where: Wh
  * begin with RESET starts from the reset state of the game.
  */
 export function replayRecording(game: Game, recording: Recording, options: ReplayOptions = {}): ReplayResult {
-  const session = new Session(game, startLevel(game, recording.steps[0]));
+  const session = openSession(game, startLevel(game, recording.steps[0]));
   if (recording.steps[0].action.id !== GameAction.RESET) session.act({ id: GameAction.RESET });
   const guid = randomUUID();
   const lines: RecordedFrameData[] = [];

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileAtomic } from '../files.js';
 import { GameAction, type Action } from '../engine/index.js';
 import type { Game } from '../engine/index.js';
-import { Session, frameToRows, type FrameData, type SessionState } from '../engine/index.js';
+import { openSession, frameToRows, type FrameData, type SessionState } from '../engine/index.js';
 
 /** The JSON form of FrameData as the Agents recordings hold it. */
 export interface RecordedFrameData {
@@ -55,7 +55,7 @@ export interface RecordOptions {
  * FrameData of every step. Unavailable actions throw the session's ActionError.
  */
 export function recordActions(game: Game, actions: readonly Action[], opts: RecordOptions = {}): { lines: RecordedFrameData[]; outcome: RecordingOutcome } {
-  const session = new Session(game, opts.startLevel ?? 1);
+  const session = openSession(game, opts.startLevel ?? 1);
   const guid = opts.guid ?? randomUUID();
   const lines: RecordedFrameData[] = [];
   let last: FrameData | undefined;

@@ -32,6 +32,20 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   for (const level of game.levels.filter((l) => l.crash)) {
     lines.push(`Level ${level.level} crash: ${level.crash!.reason}. Reproduce from the reset state: \`${level.crash!.actions.join(' ') || '(no actions)'}\``, '');
   }
+  for (const level of game.levels) {
+    const py = level.explore?.python;
+    if (py) lines.push(`Level ${level.level}: ${py.levelStart === 'played' ? 'started where the shortest wins of the earlier levels lead' : "started at the engine's set_level"}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : ''}.`);
+  }
+  const profiled = (game.qualification?.levels ?? []).filter((l) => l.regimes.fuzz.profile);
+  if (profiled.length > 0) {
+    lines.push('', 'Performance under random play (the fuzz regime):', '');
+    for (const l of profiled) {
+      const p = l.regimes.fuzz.profile!;
+      const slow = p.slowest[0];
+      lines.push(`- Level ${l.level}: ${Math.round(p.actionsPerSecond).toLocaleString('en-US')} actions/s, ${Math.round(p.framesPerSecond).toLocaleString('en-US')} frames/s (${p.framesPerAction.toFixed(1)} a step)${p.belowFloor ? ', **below the 1,000 frames/s floor**' : ''}${slow ? `; slowest step ${slow.ms.toFixed(1)} ms after \`${slow.actions.slice(0, -1).join(' ') || '(the start)'}\` (${slow.actions.at(-1)})` : ''}`);
+    }
+  }
+  if (game.levels.some((l) => l.explore?.python) || profiled.length > 0) lines.push('');
   const q = game.qualification;
   if (q) {
     lines.push(`Qualification ${q.passed ? 'passed' : '**failed**'} (seed ${q.seed}, steps scale ${q.stepsScale}, ${q.seconds.toFixed(1)} s)${q.findings.length > 0 ? ':' : '.'}`);

@@ -61,6 +61,29 @@ export interface ExploreNumbers {
   transitionsPerSecond: number;
   storeBytes: number;
   bytesPerState: number;
+  /** A real ARC game (Python): how the level started, its identity, how clicks were expanded (absent for TypeScript games). */
+  python?: PythonLevelReport | null;
+}
+
+/** How a real ARC game's level was explored (a probability is exact only when its click partition is). */
+export interface PythonLevelReport {
+  levelStart: 'played' | 'set-level';
+  startNote: string | null;
+  identity: 'state' | 'frame';
+  graphBuilder: boolean;
+  snapshots: string;
+  clicks: { method: 'classes' | 'all-cells'; partition: 'exact' | 'sampled'; classes: number; samples: number; split: number; splitCells: number } | null;
+}
+
+/** The fuzz regime's performance profile of a level (see qualify's Profile). */
+export interface ProfileReport {
+  actionsPerSecond: number;
+  framesPerSecond: number;
+  framesPerAction: number;
+  /** Below the ARC engine's 1,000 frames a second. */
+  belowFloor: boolean;
+  /** The slowest steps, with the actions from the level's start that reproduce each. */
+  slowest: { ms: number; actions: string[] }[];
 }
 
 export interface ActionPathReport {
@@ -114,6 +137,8 @@ export interface RegimeReport {
   wins: number | null;
   findings: number;
   seconds: number;
+  /** The fuzz regime's performance profile of the level (absent in reports written before it). */
+  profile?: ProfileReport | null;
 }
 
 export interface QualificationReport {
@@ -237,8 +262,23 @@ const probability = num({ min: 0, max: 1 });
 const outcome = oneOf('pass', 'fail', 'inconclusive');
 const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped');
 const actionPath = obj({ length: count, actions: arr(str) });
+const profileSchema = obj({
+  actionsPerSecond: num({ min: 0 }),
+  framesPerSecond: num({ min: 0 }),
+  framesPerAction: num({ min: 0 }),
+  belowFloor: bool,
+  slowest: arr(obj({ ms: num({ min: 0 }), actions: arr(str) })),
+});
+const regime = obj({ status: regimeStatus, steps: count, wins: nullable(count), findings: count, seconds: num({ min: 0 }), profile: nullable(profileSchema) }, { optional: ['profile'] });
+const pythonSchema = obj({
+  levelStart: oneOf('played', 'set-level'),
+  startNote: nullable(str),
+  identity: oneOf('state', 'frame'),
+  graphBuilder: bool,
+  snapshots: str,
+  clicks: nullable(obj({ method: oneOf('classes', 'all-cells'), partition: oneOf('exact', 'sampled'), classes: count, samples: count, split: count, splitCells: count })),
+});
 const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
-const regime = obj({ status: regimeStatus, steps: count, wins: nullable(count), findings: count, seconds: num({ min: 0 }) });
 
 const exploreSchema = obj({
   nodes: int({ min: 1 }),
@@ -258,7 +298,8 @@ const exploreSchema = obj({
   transitionsPerSecond: num({ min: 0 }),
   storeBytes: count,
   bytesPerState: num({ min: 0 }),
-});
+  python: nullable(pythonSchema),
+}, { optional: ['python'] });
 
 const analysisSchema = obj({
   winReachable: bool,

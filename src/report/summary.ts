@@ -22,9 +22,11 @@ export function formatPWin(level: LevelReport): string {
   const { pWin } = a;
   if (pWin.exact) {
     const { p, q, oneIn: odds } = pWin.exact;
-    if (p === '0') return '0 (exact)';
+    if (p === '0') return level.explore?.python?.clicks?.partition === 'sampled' ? '0 (exact over sampled click classes)' : '0 (exact)';
     const fraction = p.length + q.length <= 14 ? `${p}/${q}` : formatProbability(pWin.lower);
-    return `${fraction} (1 in ${odds === null ? '∞' : oneIn(odds)}, exact)`;
+    // A real ARC game's clicks over sampled classes: exact only if the partition is.
+    const exact = level.explore?.python?.clicks?.partition === 'sampled' ? 'exact over sampled click classes' : 'exact';
+    return `${fraction} (1 in ${odds === null ? '∞' : oneIn(odds)}, ${exact})`;
   }
   const bounds = `[${formatProbability(pWin.lower)}, ${formatProbability(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
   const mc = level.monteCarlo;

@@ -12,6 +12,16 @@ import type { Budget } from '../report/index.js';
  */
 export const DEFAULT_BUDGET: Readonly<Budget> = { nodes: 2_500_000, seconds: 30, stepsScale: 0.05, randomSteps: 2_000_000 };
 
+/**
+ * The default for real ARC games (Python, about a millisecond a step, often several per state): the
+ * 14 shared games, 110 levels, in about half an hour on a 2-core machine. A level is explored for 6 s
+ * (20,000 states at most): small levels completely (exact probabilities), the rest to bounds;
+ * qualification at scale 0.001 plays 50 random steps per level, 1,000 per non-tutorial level and
+ * fuzzes 1,000 steps a game; a level left inconclusive gets 1,000 random steps (bounds: 29,956
+ * clean attempts would certify 1 in 10,000).
+ */
+export const DEFAULT_ARC_BUDGET: Readonly<Budget> = { nodes: 20_000, seconds: 6, stepsScale: 0.001, randomSteps: 1_000 };
+
 const KEYS: Record<string, keyof Budget> = { nodes: 'nodes', seconds: 'seconds', 'steps-scale': 'stepsScale', 'random-steps': 'randomSteps' };
 
 /** Parses `nodes=N,seconds=S,steps-scale=X` (any subset, any order) over `base`. */

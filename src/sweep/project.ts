@@ -30,6 +30,16 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
     transitionsPerSecond: r.transitionsPerSecond,
     storeBytes: r.storeBytes,
     bytesPerState: r.bytesPerState,
+    ...(r.python && {
+      python: {
+        levelStart: r.python.levelStart,
+        startNote: r.python.startNote ?? null,
+        identity: r.python.identity,
+        graphBuilder: r.python.graphBuilder,
+        snapshots: r.python.snapshots,
+        clicks: r.python.clicks && { ...r.python.clicks },
+      },
+    }),
   };
 }
 
@@ -74,7 +84,14 @@ export function analysisNumbers(a: Analysis): AnalysisNumbers {
   };
 }
 
-const regimeReport = (r: RegimeOutcome): RegimeReport => ({ status: r.status, steps: r.steps, wins: r.wins ?? null, findings: r.findings, seconds: r.seconds });
+const regimeReport = (r: RegimeOutcome): RegimeReport => ({
+  status: r.status,
+  steps: r.steps,
+  wins: r.wins ?? null,
+  findings: r.findings,
+  seconds: r.seconds,
+  ...(r.profile && { profile: { ...r.profile, slowest: r.profile.slowest.map((s) => ({ ms: s.ms, actions: [...s.actions] })) } }),
+});
 
 export function qualificationReport(q: QualifyResult): QualificationReport {
   return {

@@ -8,10 +8,11 @@ import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
+import { arcGameFile, arcGamesIn, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
-import { DEFAULT_BUDGET } from './budget.js';
+import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET } from './budget.js';
 import { contentHash } from './hashes.js';
 import { gameReport, levelReport, type JobOutcome } from './collect.js';
 import { JobInterrupted, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
@@ -26,8 +27,12 @@ export type SweepEvent =
   | { kind: 'game'; game: GameReport; report: SweepReport };
 
 export interface SweepOptions {
-  /** Suite game ids or game module paths; default the whole suite. */
+  /** Suite game ids, game module paths or ARC game folders; default the whole suite (or the ARC games folder's games). */
   games?: readonly string[];
+  /** An environment_files tree of real ARC games: its games are swept (and `games` may name them by id). */
+  arcGames?: string;
+  /** How real ARC games run (interpreter, engine, GRAPH_BUILDER). */
+  python?: PythonGameOptions;
   budget?: Partial<Budget>;
   workers?: number;
   policy?: Policy;
@@ -49,10 +54,21 @@ export interface SweepOptions {
   onEvent?: (event: SweepEvent) => void;
 }
 
-/** Loads every game first, so a typo in --games is bad input before any work is done. */
-export async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
+/**
+ * Loads every game first, so a typo in --games is bad input before any work is done. A real ARC
+ * game (an ARC folder, or an id of the ARC games folder) becomes a Python game with its file as
+ * its module (its processes start now; the sweep closes them when its turn is over).
+ */
+export async function loadAll(refs: readonly string[], arc: { arcGames?: string; python?: PythonGameOptions } = {}): Promise<LoadedGame[]> {
   const loaded: LoadedGame[] = [];
-  for (const ref of refs) loaded.push(await loadGame(ref));
+  const byId = (ref: string): string | undefined => (arc.arcGames !== undefined ? arcGamesIn(arc.arcGames).find((g) => g.split('/').at(-2) === ref) : undefined);
+  for (const ref of refs) {
+    const file = arcGameFile(ref) ?? (byId(ref) && arcGameFile(byId(ref)!));
+    if (file) {
+      const game = openPythonGame(file, arc.python);
+      loaded.push({ game, module: game.file });
+    } else loaded.push(await loadGame(ref));
+  }
   const ids = loaded.map((l) => l.game.id);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw new InputError(`game ${twice} is named twice`);
@@ -60,14 +76,15 @@ export async function loadAll(refs: readonly string[]): Promise<LoadedGame[]> {
 }
 
 /** The games to sweep, loaded, and the night's plan. */
-export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
-  const refs = [...(options.games ?? suiteIds())];
-  if (refs.length === 0) throw new InputError('no games to sweep: the suite is empty and no --games were given');
-  const loaded = await loadAll(refs);
+export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
+  const refs = [...(options.games ?? (options.arcGames !== undefined ? arcGamesIn(options.arcGames) : suiteIds()))];
+  if (refs.length === 0) throw new InputError(options.arcGames !== undefined ? `no ARC games in ${options.arcGames} (an environment_files tree: <id>/<version>/<id>.py)` : 'no games to sweep: the suite is empty and no --games were given');
+  const loaded = await loadAll(refs, options);
   const plan = planSweep(
-    loaded.map((l, i) => ({ ref: refs[i], loaded: l, contentHash: contentHash(l), chained: options.chainLevels?.(l) ?? false })),
+    // A real ARC game's levels are chained: each starts where the previous level's shortest win leads.
+    loaded.map((l, i) => ({ ref: refs[i], loaded: l, contentHash: contentHash(l), chained: options.chainLevels?.(l) ?? l.game instanceof PythonGame })),
     {
-      budget: { ...DEFAULT_BUDGET, ...options.budget },
+      budget: { ...(options.arcGames !== undefined && options.games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET), ...options.budget },
       policy: options.policy ?? 'available',
       threshold: options.threshold ?? DEFAULT_THRESHOLD,
       seed: options.seed ?? 1,
@@ -125,11 +142,14 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     for (const [i, planned] of plan.games.entries()) {
       if (options.signal?.aborted) break;
       const game = await sweepGame(planned, loaded[i], ctx, night, options.onEvent);
+      // A real ARC game's Python processes end with its turn.
+      if (loaded[i].game instanceof PythonGame) (loaded[i].game as PythonGame).close();
       if (!game) break;
       await night.addGame(game);
       options.onEvent?.({ kind: 'game', game, report: night.report });
     }
   } finally {
+    for (const l of loaded) if (l.game instanceof PythonGame) l.game.close();
     await night.close();
   }
   return night.report;

@@ -4,7 +4,7 @@
  * on whichever worker, and the numbers are the local sweep's.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QueueEvents } from 'bullmq';
 import { connection, parseRedisUrl, PREFIX, queueSweep, startWorker, WORK_QUEUE, type WorkerEvent } from '../../src/queue/index.js';
 import { sweep } from '../../src/sweep/index.js';
@@ -31,7 +31,9 @@ describe('chained levels through the queue', () => {
       if (e.kind === 'started' || e.kind === 'done') log.push(`${e.kind} ${e.job.stage} ${e.job.level}`);
     };
     // what the workers report through job.updateProgress, as anyone watching the queue sees it
-    const events = new QueueEvents(WORK_QUEUE, { connection: connection(target), prefix: PREFIX });
+    // read the events stream from its start: with the default ('$') events sent before the first
+    // blocking read is issued are never seen, and waitUntilReady does not wait for that read
+    const events = new QueueEvents(WORK_QUEUE, { connection: connection(target), prefix: PREFIX, lastEventId: '0-0' });
     const progress: unknown[] = [];
     events.on('progress', ({ data }) => progress.push(data));
     await events.waitUntilReady();
@@ -43,8 +45,8 @@ describe('chained levels through the queue', () => {
     const report = await queueSweep({ games, target, shared: join(base, 'jobs'), out, chainLevels: () => true });
     const summaries = await Promise.all(workers.map((w) => w.stop('finish')));
     expect(summaries.reduce((n, s) => n + s.done, 0)).toBe(13);
+    await vi.waitFor(() => expect(progress).toContainEqual({ stage: 'qualify', level: null, done: 0, seconds: 0 }), { timeout: 10_000 });
     await events.close();
-    expect(progress).toContainEqual({ stage: 'qualify', level: null, done: 0, seconds: 0 });
 
     for (let level = 2; level <= 6; level++) {
       expect(log.indexOf(`started explore ${level}`), log.join('\n')).toBeGreaterThan(log.indexOf(`done monte-carlo ${level - 1}`));

@@ -46,8 +46,11 @@ export function stubQualifier(opts: { fail?: Record<string, number[]>; throwFor?
   return Object.assign(qualifier, { calls });
 }
 
-/** Fields that say how long, how much memory, where and when, not what: they differ between two runs of the same sweep. */
-const CIRCUMSTANTIAL = new Set(['seconds', 'transitionsPerSecond', 'storeBytes', 'bytesPerState', 'ranOn', 'workers', 'speed', 'startedAt', 'updatedAt', 'history', 'queue']);
+/**
+ * Fields that say how long, how much memory, where and when, not what: they differ between two runs
+ * of the same sweep (`profile`: the fuzz regime's timings of each level).
+ */
+const CIRCUMSTANTIAL = new Set(['seconds', 'transitionsPerSecond', 'storeBytes', 'bytesPerState', 'ranOn', 'workers', 'speed', 'startedAt', 'updatedAt', 'history', 'queue', 'profile']);
 
 /**
  * A report's numbers and findings, for comparing two runs of the same sweep (locally, through the

@@ -1,9 +1,11 @@
 import { InputError } from '../../errors.js';
-import { loadGame } from '../../suite/index.js';
+import { parseAction } from '../../engine/index.js';
+import { resolveGame } from '../../explorer/index.js';
+import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, outputFileOption, parse, policyOption, workersOption } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
@@ -12,7 +14,8 @@ const USAGE = `Usage: arcgraph explore <game> --level N [options]
 Builds the state graph of one level breadth-first over a worker pool, prints its measures and
 analyses it: is a win reachable, the shortest solution, dead ends, and the probability that a
 random policy wins (exact on a complete graph, bounds on a partial one) against the threshold.
-<game> is a suite game id or a path to a JavaScript module whose default export is a game.
+<game> is a suite game id, a path to a JavaScript module whose default export is a game, or a
+real ARC-AGI-3 game (see below).
 
 Options:
   --level N          level to explore (default 1)
@@ -29,10 +32,29 @@ Options:
   --threshold P      random-win probability a level must stay below (default 1e-4)
   --within K         also the probability of winning within K actions
   --json             print one JSON object
+${PYTHON_USAGE}
+  --identity I       state (default: the frame and the game object's state, hidden state included)
+                     or frame (the frame alone: shows what frame-only hashing would merge)
+  --clicks C         classes (default: one click per class of cells that show the same sprites,
+                     each class verified by stepping its last cell; a probability over them is
+                     exact only if the partition is) or all (every one of the 4,096 cells: exact, slow)
+  --start-actions A  the actions from the game's RESET to the level's start, e.g. "ACTION1 ACTION6(3,4)"
+                     (default: the shortest wins found for the earlier levels in this run, else the
+                     engine's set_level; the result says which start was used)
 Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
 a second one quits at once.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
 crashed (the crash names the action sequence that reproduces it), 2 bad input, 130 interrupted.`;
+
+/** How a real ARC game's level ran: its start, identity and clicks. */
+function pythonLines(r: ExploreReport): string[] {
+  const p = r.python;
+  if (!p) return [];
+  const clicks = p.clicks ? `clicks ${p.clicks.method} (partition ${p.clicks.partition}: ${p.clicks.classes} classes stepped, ${p.clicks.samples} samples, ${p.clicks.split} split cell by cell)` : 'no clicks';
+  const fc = p.frameCollisions;
+  const collisions = fc ? `; frame collisions: ${fc.collisions} successors showed an earlier frame with another state, ${fc.violations} of ${fc.checked} checked behave differently (Markov violations)` : '';
+  return [`python: level start ${p.levelStart}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}${collisions}`];
+}
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
@@ -49,10 +71,11 @@ function describe(r: ExploreReport): string {
       ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${r.shortestWin.actions.join(' ')}`
       : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
     `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${r.deadEnds.example.actions.join(' ') || 'no action'})` : ''}`,
-    `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}): ${
+    `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}${r.pWin.method === 'exact' && r.python?.clicks?.partition === 'sampled' ? ' over the sampled click classes' : ''}): ${
       r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
   ];
+  lines.push(...pythonLines(r));
   if (!r.pWin.exact && r.pWin.method === 'interval') {
     lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${r.pWin.converged ? '' : ', stopped on its work budget'}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
   }
@@ -77,16 +100,35 @@ const command: Command = {
       threshold: { type: 'string' },
       within: { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
+      identity: { type: 'string' },
+      clicks: { type: 'string' },
+      'start-actions': { type: 'string' },
     }, 'explore');
     if (p.help) {
       console.log(USAGE);
       return 0;
     }
     const v = p.values;
+    const identity = (v.identity ?? 'state') as 'state' | 'frame';
+    if (identity !== 'state' && identity !== 'frame') throw new InputError(`--identity must be state or frame, got '${String(v.identity)}'`);
+    const clicks = (v.clicks ?? 'classes') as 'classes' | 'all';
+    if (clicks !== 'classes' && clicks !== 'all') throw new InputError(`--clicks must be classes or all, got '${String(v.clicks)}'`);
+    const level = numberOption(v, 'level', { min: 1 }) ?? 1;
+    const loaded = await resolveGame(onePositional(p, 'game', 'explore'), { ...pythonOptions(v), identity, clicks });
+    if (!(loaded instanceof PythonGame) && (v.identity !== undefined || v.clicks !== undefined || v['start-actions'] !== undefined)) {
+      throw new InputError('--identity, --clicks and --start-actions are for real ARC games (Python); this game is a JavaScript module');
+    }
+    if (loaded instanceof PythonGame && typeof v['start-actions'] === 'string') {
+      try {
+        loaded.setStart(level, v['start-actions'].split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction));
+      } catch (err) {
+        throw new InputError(`--start-actions: ${(err as Error).message}`);
+      }
+    }
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
     outputFileOption(v, 'export');
-    const loaded = await loadGame(onePositional(p, 'game', 'explore'));
     const json = v.json === true;
     const policy = policyOption(v);
     const workers = workersOption(v, 'explore');
@@ -94,7 +136,7 @@ const command: Command = {
     const bar = progressLine(!json);
     try {
       const { report, graph } = await exploreLevel(loaded, {
-        level: numberOption(v, 'level', { min: 1 }) ?? 1,
+        level,
         workers,
         maxNodes: numberOption(v, 'max-nodes', { min: 1 }),
         maxEdges: numberOption(v, 'max-edges', { min: 0 }),

@@ -2,14 +2,20 @@ import { ACTION_NAMES } from '../../engine/index.js';
 import type { Game } from '../../engine/index.js';
 import { InputError } from '../../errors.js';
 import { loadGame, suiteIds } from '../../suite/index.js';
-import { parse } from '../args.js';
+import { arcGamesIn, openPythonGame } from '../../python/index.js';
+import { parse, PYTHON_OPTIONS, pythonOptions } from '../args.js';
 import { textTable } from '../table.js';
 import type { Command } from '../main.js';
 
-const USAGE = `Usage: arcgraph games [--json]
+const USAGE = `Usage: arcgraph games [--arc-games DIR] [--json]
 
-Lists the games of the suite (games/index.ts): id, title, levels, tutorial levels, actions.
-  --json   print a JSON array of {id, title, levels, tutorialLevels, actions}`;
+Lists the games of the suite (games/index.ts), or with --arc-games the real ARC-AGI-3 games of an
+environment_files tree: id, title, levels, tutorial levels, actions.
+  --arc-games DIR  an environment_files tree (<id>/<version>/<id>.py beside metadata.json)
+  --python PATH    the Python interpreter of ARC games (default python3; the engine from its
+                   packages or ARCGRAPH_ARC_ENGINE)
+  --json           print a JSON array of {id, title, levels, tutorialLevels, actions} (ARC games
+                   add source and baselineActions)`;
 
 /** What `games --json` prints for one game. */
 export interface GameSummary {
@@ -18,6 +24,9 @@ export interface GameSummary {
   levels: number;
   tutorialLevels: number;
   actions: string[];
+  /** An ARC game's folder. */
+  source?: string;
+  baselineActions?: number[];
 }
 
 export function summarize(game: Game): GameSummary {
@@ -40,14 +49,24 @@ export function gamesTable(summaries: readonly GameSummary[]): string {
 const command: Command = {
   summary: 'list the games of the suite (id, title, levels, tutorial levels, actions)',
   async run(argv) {
-    const p = parse(argv, { json: { type: 'boolean' } }, 'games');
+    const p = parse(argv, { json: { type: 'boolean' }, ...PYTHON_OPTIONS }, 'games');
     if (p.help) {
       console.log(USAGE);
       return 0;
     }
     if (p.positionals.length > 0) throw new InputError(`games takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
     const summaries: GameSummary[] = [];
-    for (const id of suiteIds().sort()) summaries.push(summarize((await loadGame(id)).game));
+    const python = pythonOptions(p.values);
+    const dir = python.arcGames;
+    if (dir !== undefined) {
+      const folders = arcGamesIn(dir);
+      if (folders.length === 0) throw new InputError(`no ARC games in ${dir} (an environment_files tree: <id>/<version>/<id>.py)`);
+      for (const folder of folders) {
+        const game = openPythonGame(folder, python);
+        summaries.push({ ...summarize(game), source: folder, ...(game.baselineActions && { baselineActions: [...game.baselineActions] }) });
+        game.close();
+      }
+    } else for (const id of suiteIds().sort()) summaries.push(summarize((await loadGame(id)).game));
     console.log(p.values.json ? JSON.stringify(summaries) : gamesTable(summaries));
     return 0;
   },

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { ACTION_NAMES, GameAction, actionName, checkedClick, parseAction, type Action } from '../../engine/index.js';
 import type { Game } from '../../engine/index.js';
 import { InputError } from '../../errors.js';
-import { loadGame } from '../../suite/index.js';
-import { ActionError, Session, type FrameData } from '../../engine/index.js';
+import { gameOf, resolveGame } from '../../explorer/index.js';
+import { ActionError, openSession, type FrameData, type GameSession } from '../../engine/index.js';
 import { frameDataToJson, writeRecordingLines, type RecordedFrameData } from '../../recording/index.js';
-import { numberOption, onePositional, outputFileOption, parse } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import type { Command } from '../main.js';
 import { TERM, clickCell, parseKeys, renderFrame, type KeyEvent } from '../terminal.js';
@@ -25,11 +25,14 @@ clicks, c or escape leaves), q = quit.
 When stdin is not a terminal, commands are read from it, one per line: ACTION1 .. ACTION7,
 ACTION6 <x> <y>, RESET, quit (blank lines and # comments are skipped); a status line is printed
 after each.
-SIGTERM (or SIGINT) ends the session as quitting does, the recording still written, exit 130.`;
+SIGTERM (or SIGINT) ends the session as quitting does, the recording still written, exit 130.
+
+A real ARC game is played with the engine's own perform_action (RESET rules, level progression).
+${PYTHON_USAGE}`;
 
 /** A play session: the runtime session plus what the recording and the status line need. */
 export class Player {
-  readonly session: Session;
+  readonly session: GameSession;
   readonly lines: RecordedFrameData[] = [];
   last: FrameData;
   private readonly guid = randomUUID();
@@ -38,7 +41,7 @@ export class Player {
     readonly game: Game,
     level: number,
   ) {
-    this.session = new Session(game, level);
+    this.session = openSession(game, level);
     this.last = this.act({ id: GameAction.RESET });
   }
 
@@ -219,12 +222,13 @@ const clamp = (v: number): number => Math.max(0, Math.min(63, v));
 const command: Command = {
   summary: 'play a game in the terminal, in colour (keys, mouse, or a script on stdin)',
   async run(argv) {
-    const p = parse(argv, { level: { type: 'string' }, record: { type: 'string' } }, 'play');
+    const p = parse(argv, { level: { type: 'string' }, record: { type: 'string' }, ...PYTHON_OPTIONS }, 'play');
     if (p.help) {
       console.log(USAGE);
       return 0;
     }
-    const { game } = await loadGame(onePositional(p, 'game', 'play'));
+    const resolved = await resolveGame(onePositional(p, 'game', 'play'), pythonOptions(p.values));
+    const game = gameOf(resolved);
     const level = numberOption(p.values, 'level', { min: 1, max: game.levels }) ?? 1;
     const record = outputFileOption(p.values, 'record');
     const player = new Player(game, level);

@@ -1,7 +1,8 @@
 import { InputError } from '../../errors.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
-import { numberOption, onePositional, outputDirOption, parse, policyOption, workersOption } from '../args.js';
+import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
+import { resolveGame } from '../../explorer/index.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph qualify <game> [options]
@@ -25,6 +26,7 @@ Options:
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
   --step-limit MS    a step slower than this is a finding (default 1000)
   --json             print one JSON object
+${PYTHON_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the regimes stop, findings so far are reported (JSON:
 "interrupted": true); a second one quits at once.
 Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input, 130 interrupted.`;
@@ -90,6 +92,7 @@ const command: Command = {
       policy: { type: 'string' },
       'step-limit': { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
     }, 'qualify');
     if (p.help) {
       console.log(USAGE);
@@ -105,7 +108,7 @@ const command: Command = {
     const shown = progress(!v.json);
     const stop = interruption();
     try {
-      const r = await qualify(ref, {
+      const r = await qualify(await resolveGame(ref, pythonOptions(v)), {
         level: numberOption(v, 'level', { min: 1 }),
         stepsScale: scale,
         workers,

@@ -1,7 +1,7 @@
-import { loadGame } from '../../suite/index.js';
+import { resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption, workersOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
@@ -20,6 +20,7 @@ Options:
   --max-attempt-steps N  cut an attempt off after N steps (counted as a win for the upper bound)
   --threshold P          verdict threshold (default 1e-4)
   --json                 print one JSON object
+${PYTHON_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the attempts finished so far are counted and the result says
 it is partial (JSON: "interrupted": true); a second one quits at once.
 Exit codes: 0 done, 1 the verdict is fail on a non-tutorial level, 2 bad input, 130 interrupted.`;
@@ -33,6 +34,9 @@ function describe(r: RandomResult, interrupted: boolean): string {
     `verdict against ${r.threshold}: ${r.verdict}${r.hint ? ` (${r.hint})` : ''}`,
     `speed: ${Math.round(r.stepsPerSecond)} steps/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s`,
   ];
+  // A real ARC game's steps, timed in its Python processes.
+  const t = r.timing;
+  if (t && t.seconds > 0) rows.push(`game steps: ${Math.round(t.steps / t.seconds)} actions/s and ${Math.round(t.frames / t.seconds)} frames/s a process; slowest ${((t.slowest[0]?.seconds ?? 0) * 1000).toFixed(1)} ms`);
   return rows.join('\n');
 }
 
@@ -48,6 +52,7 @@ const command: Command = {
       'max-attempt-steps': { type: 'string' },
       threshold: { type: 'string' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
     }, 'random');
     if (p.help) {
       console.log(USAGE);
@@ -55,7 +60,7 @@ const command: Command = {
     }
     const v = p.values;
     const policy = policyOption(v);
-    const loaded = await loadGame(onePositional(p, 'game', 'random'));
+    const loaded = await resolveGame(onePositional(p, 'game', 'random'), pythonOptions(v));
     const workers = workersOption(v, 'random');
     const stop = interruption();
     try {

@@ -1,9 +1,11 @@
 import { InputError } from '../../errors.js';
-import { loadGame, type LoadedGame } from '../../suite/index.js';
+import { gameOf as theGame, resolveGame } from '../../explorer/index.js';
+import type { PythonGame, PythonGameOptions } from '../../python/index.js';
+import type { LoadedGame } from '../../suite/index.js';
 import { readRecording, type Recording } from '../../recording/index.js';
 import { replayRecording } from '../../recording/index.js';
 import { writeRecordingLines } from '../../recording/index.js';
-import { onePositional, outputFileOption, parse } from '../args.js';
+import { onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph replay <recording.jsonl> [--game <id-or-module>] [--out FILE] [--json]
@@ -14,21 +16,23 @@ checking state, levels_completed and frames, and names the first step that diver
               the suite id being the part before '-')
   --out FILE  write the replay as an ARC-AGI-3-Agents style recording
   --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
+A real ARC game is replayed with the engine's own perform_action (RESET rules, level progression).
+${PYTHON_USAGE}
 Exit codes: 0 reproduced, 1 diverged, 2 bad input.`;
 
 /** The suite id of a recorded game_id: `ls20-fa137e247ce6` -> `ls20`. */
 export const suiteId = (gameId: string): string => gameId.split('-')[0];
 
 /** The game to replay on: --game when given (it must agree with the recording), else the recording's game_id. */
-async function resolveGame(recording: Recording, ref: string | undefined): Promise<LoadedGame> {
+async function gameOf(recording: Recording, ref: string | undefined, python: PythonGameOptions): Promise<LoadedGame | PythonGame> {
   const recorded = recording.gameId && suiteId(recording.gameId);
   if (ref === undefined) {
     if (!recorded) throw new InputError(`${recording.file} names no game_id: give --game <id-or-module>`);
-    return loadGame(recorded);
+    return resolveGame(recorded, python);
   }
-  const loaded = await loadGame(ref);
-  if (recorded && recorded.toLowerCase() !== loaded.game.id.toLowerCase()) {
-    throw new InputError(`${recording.file} records game '${recording.gameId}' but --game ${ref} is '${loaded.game.id}'`);
+  const loaded = await resolveGame(ref, python);
+  if (recorded && recorded.toLowerCase() !== theGame(loaded).id.toLowerCase()) {
+    throw new InputError(`${recording.file} records game '${recording.gameId}' but --game ${ref} is '${theGame(loaded).id}'`);
   }
   return loaded;
 }
@@ -36,7 +40,7 @@ async function resolveGame(recording: Recording, ref: string | undefined): Promi
 const command: Command = {
   summary: 'replay a recording (either style), verify it step by step, name the first divergence',
   async run(argv) {
-    const p = parse(argv, { game: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, 'replay');
+    const p = parse(argv, { game: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, ...PYTHON_OPTIONS }, 'replay');
     if (p.help) {
       console.log(USAGE);
       return 0;
@@ -44,7 +48,8 @@ const command: Command = {
     const file = onePositional(p, 'recording file', 'replay');
     const out = outputFileOption(p.values, 'out');
     const recording = readRecording(file);
-    const { game } = await resolveGame(recording, p.values.game as string | undefined);
+    const resolved = await gameOf(recording, p.values.game as string | undefined, pythonOptions(p.values));
+    const game = theGame(resolved);
     const result = replayRecording(game, recording);
     if (out !== undefined) writeRecordingLines(out, result.lines);
     if (p.values.json) {

@@ -5,13 +5,13 @@ import { readBaseline } from '../../report/index.js';
 import { headline } from '../../report/index.js';
 import { levelLine } from '../../report/index.js';
 import { REPORT_FILES } from '../../report/index.js';
-import { DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
+import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
 import { parseRedisUrl, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
 import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
-import { outputDirOption, parse, workersOption } from '../args.js';
+import { outputDirOption, parse, PYTHON_OPTIONS, pythonOptions, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph sweep [options]
@@ -23,7 +23,14 @@ Every sweep is recorded in a history file; levels are compared with the previous
 (or with --baseline), and each level's page charts its trends over nights.
 
 Options:
-  --games a,b          suite game ids or game module paths (default: the whole suite)
+  --games a,b          suite game ids, game module paths or ARC game folders (default: the whole
+                       suite, or every game of --arc-games)
+  --arc-games DIR      sweep the real ARC-AGI-3 games of an environment_files tree (<id>/<version>/
+                       <id>.py beside metadata.json; --games may then name them by id); without
+                       --games, their budget defaults to ${formatBudget(DEFAULT_ARC_BUDGET)}
+  --python PATH        the Python interpreter of ARC games (default python3; the engine from its
+                       packages or ARCGRAPH_ARC_ENGINE)
+  --graph-builder      set ARC games' GRAPH_BUILDER flag (undo history and animations off)
   --budget SPEC        nodes=N,seconds=S,steps-scale=X,random-steps=N (any subset): states and
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
@@ -67,6 +74,7 @@ const command: Command = {
       history: { type: 'string' },
       'no-history': { type: 'boolean' },
       json: { type: 'boolean' },
+      ...PYTHON_OPTIONS,
     }, 'sweep');
     if (p.help) {
       console.log(USAGE);
@@ -77,9 +85,13 @@ const command: Command = {
     const json = v.json === true;
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
     if (games?.length === 0) throw new InputError('--games needs at least one game');
-    const budget = typeof v.budget === 'string' ? parseBudget(v.budget) : { ...DEFAULT_BUDGET };
+    const python = pythonOptions(v);
+    const arcGames = python.arcGames;
+    const base = arcGames !== undefined && games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET;
+    const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
     const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue) : undefined;
     if (target && v.workers !== undefined) throw new InputError('--workers does not apply with --queue: each arcgraph worker takes its own --workers');
+    if (target && (arcGames !== undefined || Object.keys(python).length > 0)) throw new InputError('--queue sweeps suite games and game modules; real ARC games (--arc-games, --python, --graph-builder) are swept here, without --queue');
     if (!target && v.shared !== undefined) throw new InputError('--shared needs --queue');
     const workers = workersOption(v, 'sweep') ?? defaultWorkers();
     if (v['no-history'] && typeof v.history === 'string') throw new InputError('--history and --no-history: give one of them');
@@ -103,7 +115,7 @@ const command: Command = {
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
     const where = target ? `jobs through ${target.display} (shared folder ${shared})` : `${workers} workers`;
-    say(`sweep: ${games ? games.join(', ') : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${where}`);
+    say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${where}`);
     say(`reports: ${out}${history ? `; history: ${history}` : ''}`);
     const onEvent = (event: SweepEvent | QueueSweepEvent): void => {
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
@@ -125,7 +137,7 @@ const command: Command = {
       try {
         report = target
           ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent })
-          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent });
+          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
         if (!outExisted) rmEmptyDir(out);

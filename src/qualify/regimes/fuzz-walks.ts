@@ -51,6 +51,14 @@ export interface CrossSample {
   next: Uint8Array;
 }
 
+/** Steps timed in a fuzz task (the performance profile): game step plus render, frames rendered, the slowest few. */
+export interface FuzzTiming {
+  steps: number;
+  seconds: number;
+  frames: number;
+  slowest: { seconds: number; walk: number; step: number }[];
+}
+
 export interface FuzzResult {
   steps: number;
   /** Seconds the task ran in its worker. */
@@ -62,6 +70,19 @@ export interface FuzzResult {
   /** Faults of the level's reset state (reproduced by RESET alone). */
   resetFaults: Fault[];
   samples: CrossSample[];
+  timing: FuzzTiming;
+}
+
+/** Adds one timed step to `t`, keeping the five slowest. */
+export function timeStep(t: FuzzTiming, seconds: number, frames: number, walk: number, step: number): void {
+  t.steps++;
+  t.seconds += seconds;
+  t.frames += frames;
+  if (t.slowest.length < 5 || seconds > t.slowest[t.slowest.length - 1].seconds) {
+    t.slowest.push({ seconds, walk, step });
+    t.slowest.sort((a, b) => b.seconds - a.seconds);
+    t.slowest.length = Math.min(t.slowest.length, 5);
+  }
 }
 
 function frameKey(layers: Frame[]): bigint {
@@ -108,7 +129,8 @@ export async function runFuzz(game: Game, task: FuzzTask): Promise<FuzzResult> {
   const faults: FuzzFault[] = [];
   const samples: CrossSample[] = [];
   const resetFaults = inspectReset(game, task.level);
-  const result: FuzzResult = { steps: 0, seconds: 0, walks: 0, wins: 0, faults, resetFaults, samples };
+  const timing: FuzzTiming = { steps: 0, seconds: 0, frames: 0, slowest: [] };
+  const result: FuzzResult = { steps: 0, seconds: 0, walks: 0, wins: 0, faults, resetFaults, samples, timing };
   if (resetFaults.some((f) => f.check === 'exception')) return { ...result, seconds: (performance.now() - started) / 1000 };
   const root = game.init(task.level);
   const rootBytes = game.encode(root);
@@ -144,6 +166,7 @@ export async function runFuzz(game: Game, task: FuzzTask): Promise<FuzzResult> {
       const tag: WalkPoint = { walk, step: n, action: actionCode(action) };
       const r = inspectStep(game, state, bytes, action, { stepLimitMs: task.stepLimitMs, identity, tag, preLayers: layers });
       used++;
+      timeStep(timing, (r.ms + (r.renderMs ?? 0)) / 1000, r.layers?.length ?? 0, walk, n);
       for (const fault of r.faults) note(fault, walk, n, action);
       if (used % task.crossSampleEvery === 0 && r.nextBytes) samples.push({ walk, step: n, action: actionCode(action), pre: bytes, next: r.nextBytes });
       if (!r.nextBytes || r.faults.some((f) => f.check === 'exception')) break;

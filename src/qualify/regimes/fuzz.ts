@@ -1,16 +1,25 @@
-/** The fuzz regime's coordinator: a million steps of seeded walks over the worker pool, with a watchdog for hangs. */
-import { actionCode, actionFromCode, sameBytes, type Action, type Check, type Game } from '../../engine/index.js';
+/**
+ * The fuzz regime's coordinator: a million steps of seeded walks over the worker pool (a real ARC
+ * game's in its Python processes), with a watchdog for hangs, and the performance profile of every
+ * level (actions and frames a second, the slowest steps and the actions that reproduce each).
+ */
+import { actionCode, actionFromCode, actionName, sameBytes, type Action, type Check, type Game } from '../../engine/index.js';
 import { OrderedRunner, workerPool } from '../../parallel/index.js';
 import { walkActions } from '../../player/index.js';
-import type { RegimeOutcome } from '../types.js';
+import { crossCheck, pythonFuzz, PythonError, PythonGame, type PyFuzzResult } from '../../python/index.js';
+import type { Profile, RegimeOutcome } from '../types.js';
 import { elapsed, type RegimeContext } from './context.js';
-import { runFuzz, type FuzzFault, type FuzzResult, type FuzzTask, type WalkPoint } from './fuzz-walks.js';
+import { runFuzz, type FuzzFault, type FuzzResult, type FuzzTask, type FuzzTiming, type WalkPoint } from './fuzz-walks.js';
 
 /** Steps per fuzz task: enough to amortise a round trip, small enough to spread over the workers. */
 const FUZZ_TASK_STEPS = 25_000;
+/** A Python step costs about a millisecond: a task of 2,000 steps is a few seconds. */
+const PYTHON_TASK_STEPS = 2_000;
 /** Fuzz walks of level l, task k, walk w play Rng stream l*2^40 + k*2^20 + w (disjoint from random episodes). */
 const streamOf = (level: number, task: number): number => level * 2 ** 40 + task * 2 ** 20;
 const FUZZ_WALK_STEPS = 5_000;
+/** Frames a second the ARC engine is expected to sustain: a game below it is flagged. */
+export const FPS_FLOOR = 1000;
 
 export interface FuzzOutcome {
   levels: Map<number, RegimeOutcome>;
@@ -21,17 +30,17 @@ export interface FuzzOutcome {
 }
 
 /** The fuzz tasks of each level, in a fixed order (the results do not depend on the worker count). */
-function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[], total: number): FuzzTask[] {
+function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[], total: number, perTask: number): FuzzTask[] {
   const tasks: FuzzTask[] = [];
   levels.forEach((level, i) => {
     const share = Math.floor(total / levels.length) + (i < total % levels.length ? 1 : 0);
-    for (let k = 0; k * FUZZ_TASK_STEPS < share; k++) {
+    for (let k = 0; k * perTask < share; k++) {
       tasks.push({
         module,
         level,
         seed: ctx.seed,
         firstStream: streamOf(level, k),
-        steps: Math.min(FUZZ_TASK_STEPS, share - k * FUZZ_TASK_STEPS),
+        steps: Math.min(perTask, share - k * perTask),
         maxWalkSteps: FUZZ_WALK_STEPS,
         stepLimitMs: ctx.options.stepLimitMs ?? 1000,
         clickSampleEvery: 256,
@@ -42,22 +51,40 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
   return tasks;
 }
 
+/** A task's result whichever side ran it, or the walk point of a step that never returned. */
+type Outcome = FuzzResult | { hung: WalkPoint };
+
+/** A Python task's result in the shape of the TypeScript one (its samples are checked in another process here). */
+function fromPython(game: PythonGame, r: PyFuzzResult): Outcome {
+  if (r.hung) return { hung: r.hung };
+  const odd = crossCheck(game, r.samples);
+  const faults: FuzzFault[] = [...r.faults];
+  if (odd.length > 0) faults.push({ check: 'nondeterminism', message: 'stepping the same state and action in another Python process gave another successor', walk: odd[0].walk, step: odd[0].step, action: odd[0].action });
+  const timing: FuzzTiming = r.timing ?? { steps: 0, seconds: 0, frames: 0, slowest: [] };
+  return { steps: r.steps, seconds: timing.seconds, walks: r.walks, wins: r.wins, faults, resetFaults: r.resetFaults, samples: [], timing };
+}
+
 /**
- * Runs the fuzz tasks over the pool (or in-process for a game without a module), two per worker
- * in flight, merged in task order. A watchdog stops a task whose step has not returned after
- * `hangSeconds` (its worker is terminated) and reports the step it was on.
+ * Runs the fuzz tasks over the pool (or in-process for a game without a module, or in the Python
+ * processes of a real ARC game), two per worker in flight, merged in task order. A watchdog stops a
+ * task whose step has not returned after `hangSeconds` (its worker or process is stopped) and
+ * reports the step it was on.
  */
 export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], total: number): Promise<FuzzOutcome> {
   const { game, options } = ctx;
+  const python = game instanceof PythonGame ? game : undefined;
   const module = 'module' in ctx.loaded ? ctx.loaded.module : undefined;
   const started = performance.now();
-  const tasks = fuzzTasks(ctx, module ?? '', levels, total);
-  const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check> }>(levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set() }]));
-  const pool = module ? workerPool('fuzz', ctx.workers) : undefined;
+  const tasks = fuzzTasks(ctx, module ?? '', levels, total, python ? PYTHON_TASK_STEPS : FUZZ_TASK_STEPS);
+  type Slow = { seconds: number; seed: number; stream: number; step: number };
+  const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check>; timing: FuzzTiming; slowest: Slow[] }>(
+    levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set(), timing: { steps: 0, seconds: 0, frames: 0, slowest: [] }, slowest: [] }]),
+  );
+  const pool = module && !python ? workerPool('fuzz', ctx.workers) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
   const hung = new Set<number>();
   type Watched = { task: FuzzTask; view?: Int32Array; abort?: AbortController; last: string; since: number };
-  const inflight = new OrderedRunner<Watched, FuzzResult | 'hung'>();
+  const inflight = new OrderedRunner<Watched, Outcome>();
   const watchdog = setInterval(() => {
     const now = performance.now();
     for (const f of inflight.tasks) {
@@ -71,14 +98,33 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   }, 100);
   watchdog.unref();
   const launch = (task: FuzzTask): void => {
+    if (python) {
+      const pyTask = { level: task.level, seed: task.seed, firstStream: task.firstStream, steps: task.steps, maxWalkSteps: task.maxWalkSteps, stepLimitMs: task.stepLimitMs, restepEvery: 16, crossEvery: task.crossSampleEvery, stepSeconds: Math.min(python.options.stepSeconds, hangMs / 1000) };
+      // The process's own alarm (and heartbeat) stop a hang: the walk point comes back with the error.
+      // A task queued behind a step that never returned dies with that step's process: it runs again.
+      const attempt = (): Promise<PyFuzzResult> => pythonFuzz(python, pyTask, ctx.workers);
+      const result = attempt().catch((err: unknown) => (err instanceof PythonError && err.kind === 'died' ? attempt() : Promise.reject(err))).then(
+        (r): Outcome => fromPython(python, r),
+        (err: unknown): Outcome => {
+          if (err instanceof PythonError && err.kind === 'timeout' && err.detail.state !== undefined) return { hung: { walk: Number(err.detail.state), step: Number(err.detail.step), action: Number(err.detail.action) } };
+          throw err;
+        },
+      );
+      return inflight.add({ task, last: '', since: 0 }, result);
+    }
     if (!pool) return inflight.add({ task, last: '', since: 0 }, runFuzz(game, task));
     const progress = new SharedArrayBuffer(8);
     const view = new Int32Array(progress).fill(-1);
     const abort = new AbortController();
-    const result = pool.run({ ...task, progress }, { signal: abort.signal }).catch((err: unknown) => {
-      if (abort.signal.aborted) return 'hung' as const;
-      throw err;
-    });
+    const result = pool.run({ ...task, progress }, { signal: abort.signal }).then(
+      (r: FuzzResult): Outcome => r,
+      (err: unknown): Outcome => {
+        if (!abort.signal.aborted) throw err;
+        const walk = Atomics.load(view, 0);
+        const step = Atomics.load(view, 1);
+        return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) } };
+      },
+    );
     inflight.add({ task, view, abort, last: '', since: performance.now() }, result);
   };
   let next = 0;
@@ -91,18 +137,16 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       if (!taken) break;
       const { task: f, result: r } = taken;
       const level = perLevel.get(f.task.level)!;
+      const sequence = (p: Omit<WalkPoint, 'action'>): Action[] => walkActions(game, f.task.seed, f.task.firstStream + p.walk, p.step);
       const note = (fault: Omit<FuzzFault, 'earlier'> & { earlier?: WalkPoint }): void => {
         if (level.found.has(fault.check)) return;
         level.found.add(fault.check);
-        const sequence = (p: WalkPoint): Action[] => [...walkActions(game, f.task.seed, f.task.firstStream + p.walk, p.step), actionFromCode(p.action)];
-        ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: sequence(fault), ...(fault.earlier && { earlier: sequence(fault.earlier) }) });
+        const at = (p: WalkPoint): Action[] => [...sequence(p), actionFromCode(p.action)];
+        ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
-      if (r === 'hung') {
-        const walk = Atomics.load(f.view!, 0);
-        const step = Atomics.load(f.view!, 1);
-        const action = walkActions(game, f.task.seed, f.task.firstStream + walk, step + 1)[step];
-        note({ check: 'slow-step', message: `a step did not return within ${hangMs / 1000} s (a hang): its worker was stopped`, walk, step, action: actionCode(action) });
-        level.steps += step;
+      if ('hung' in r) {
+        note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
+        level.steps += r.hung.step;
         hung.add(f.task.level);
       } else {
         for (const fault of r.resetFaults) {
@@ -115,6 +159,12 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         level.steps += r.steps;
         level.wins += r.wins;
         level.seconds += r.seconds;
+        const t = r.timing;
+        level.timing.steps += t.steps;
+        level.timing.seconds += t.seconds;
+        level.timing.frames += t.frames;
+        for (const x of t.slowest) level.slowest.push({ seconds: x.seconds, stream: f.task.firstStream + x.walk, seed: f.task.seed, step: x.step });
+        level.slowest = level.slowest.sort((a, b) => b.seconds - a.seconds).slice(0, 5);
       }
       done += f.task.steps;
       options.onProgress?.({ regime: 'fuzz', level: f.task.level, steps: done, total, seconds: elapsed(started) });
@@ -128,9 +178,21 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   let steps = 0;
   for (const [l, s] of perLevel) {
     steps += s.steps;
-    outcomes.set(l, { status: s.found.size > 0 ? 'fail' : 'pass', steps: s.steps, wins: s.wins, findings: s.found.size, seconds: s.seconds });
+    outcomes.set(l, { status: s.found.size > 0 ? 'fail' : 'pass', steps: s.steps, wins: s.wins, findings: s.found.size, seconds: s.seconds, profile: profileOf(s.timing, s.slowest.map((x) => ({ seconds: x.seconds, actions: walkActions(game, x.seed, x.stream, x.step + 1) }))) });
   }
   return { levels: outcomes, hung, steps, seconds: elapsed(started) };
+}
+
+/** A level's performance profile from its timed steps. */
+function profileOf(t: FuzzTiming, slowest: { seconds: number; actions: Action[] }[]): Profile {
+  const framesPerSecond = t.seconds > 0 ? t.frames / t.seconds : 0;
+  return {
+    actionsPerSecond: t.seconds > 0 ? t.steps / t.seconds : 0,
+    framesPerSecond,
+    framesPerAction: t.steps > 0 ? t.frames / t.steps : 0,
+    belowFloor: t.steps > 0 && framesPerSecond < FPS_FLOOR,
+    slowest: slowest.map((s) => ({ ms: s.seconds * 1000, actions: s.actions.map(actionName) })),
+  };
 }
 
 /** Steps a shipped transition again in this thread and compares the successor's bytes. */

@@ -1,5 +1,6 @@
 /** The two random-play regimes: no level may be won by luck (a tutorial level only warns). */
 import { playEpisode } from '../../player/index.js';
+import { WalkCrash } from '../../python/index.js';
 import { randomPlay } from '../../random/index.js';
 import type { Regime, RegimeOutcome } from '../types.js';
 import { elapsed, type RegimeContext } from './context.js';
@@ -25,6 +26,13 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
     ctx.raw.push({ regime, check: 'random-win', level, severity, message: tutorial ? `${rate} (a tutorial level: exempt)` : rate, actions: episode.actions });
     return { status: severity, steps: r.steps, wins: r.wins, findings: 1, seconds: elapsed(started) };
   } catch (err) {
+    if (err instanceof WalkCrash) {
+      // A Python walk names the episode that threw: play just that one again (through the game's own process).
+      const episode = playEpisode(game, level, policy, seed, err.episode, budget);
+      const check = err.kind === 'timeout' ? 'slow-step' : 'exception';
+      ctx.raw.push({ regime, check, level, severity: 'fail', message: check === 'slow-step' ? err.reason : `step threw: ${err.reason}`, actions: episode.actions });
+      return { status: 'fail', steps: 0, findings: 1, seconds: elapsed(started) };
+    }
     // A worker's game threw: play the episodes again here to find the first that throws.
     let used = 0;
     for (let index = 0; used < budget; index++) {

@@ -1,0 +1,270 @@
+/**
+ * The Python bridge against the fixture games on the stand-in engine (test/fixtures/python): graphs
+ * and exact probabilities against brute force over TypeScript twins, identity with hidden state,
+ * click classes with weights, level starts, and faults (a crash, hangs, memory).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyze } from '../analysis/index.js';
+import { GameCrash, exploreGraph } from '../explorer/index.js';
+import { explore } from '../level.js';
+import { bruteForceGraph } from '../../test/support/graphs.js';
+import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin } from '../../test/support/python.js';
+import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
+
+const opened: PythonGame[] = [];
+const open = (id: string, options: PythonGameOptions = {}): PythonGame => {
+  const game = openPythonGame(fixtureGame(id), { engine: FIXTURE_ENGINE, ...options });
+  opened.push(game);
+  return game;
+};
+afterAll(() => opened.forEach((g) => g.close()));
+
+/** The numbers two explorations of one level must share. */
+const shape = (r: { nodes: number; edges: number; depthHistogram: readonly number[]; terminals: unknown; pWin: { exact: { p: string; q: string } | null } }) => ({
+  nodes: r.nodes,
+  edges: r.edges,
+  depths: [...r.depthHistogram],
+  terminals: r.terminals,
+  p: r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`,
+});
+
+describe('the Python bridge on the fixture games', () => {
+  it('reads the game: levels, actions, baseline and title from the game and its metadata', () => {
+    const game = open('hid1');
+    expect([game.id, game.title, game.levels, game.tutorialLevels, [...game.actions], game.baselineActions]).toEqual(['hid1', 'HID1', 2, 1, [1, 2, 3], [6, 4]]);
+    expect(game.info.snapshots).toBe('pickle');
+  });
+
+  it('explores a level with hidden state to the graph and exact P(win) a brute force over its twin gives', async () => {
+    const game = open('hid1');
+    const report = await explore(game, { level: 1, workers: 2 });
+    const truth = bruteForceGraph(hid1Twin, 1);
+    const expected = analyze(truth);
+    expect(report.fullyExplored).toBe(true);
+    expect(report.nodes).toBe(truth.nodeCount);
+    expect(report.edges).toBe(truth.edgeCount);
+    expect(report.pWin.method).toBe('exact');
+    expect(`${report.pWin.exact!.p}/${report.pWin.exact!.q}`).toBe(`${expected.pWin.exact!.p}/${expected.pWin.exact!.q}`);
+    expect(report.shortestWin!.length).toBe(expected.shortestWin!.length);
+    expect(report.python).toMatchObject({ levelStart: 'played', identity: 'state', clicks: null });
+  });
+
+  it('merges states by their frame alone under --identity frame, and then misses the win the hidden charge gives', async () => {
+    const report = await explore(open('hid1', { identity: 'frame' }), { level: 1, workers: 1 });
+    // Five positions show five frames; the charge never shows, so charging looks like a no-op.
+    expect(report.nodes).toBe(5);
+    expect(report.winReachable).toBe(false);
+    expect(report.python!.identity).toBe('frame');
+    // Charging shows the same frame: each position's charged states collide with its uncharged one
+    // (they differ only two moves later, beyond the one-move check: no violation is seen).
+    expect(report.python!.frameCollisions).toEqual({ collisions: 4, checked: 4, violations: 0 });
+  });
+
+  it('starts a later level where the shortest win of the level before leads, else at set_level, and says which', async () => {
+    const chained = open('hid1');
+    await explore(chained, { level: 1, workers: 1 });
+    const played = await explore(chained, { level: 2, workers: 1 });
+    const fresh = await explore(open('hid1'), { level: 2, workers: 1 });
+    expect(played.python!.levelStart).toBe('played');
+    expect(fresh.python!.levelStart).toBe('set-level');
+    // The played start carries the hidden trophy won on level 1: another root, the same graph shape.
+    expect(Buffer.from(chained.root(2).digest).equals(Buffer.from(open('hid1').root(2).digest))).toBe(false);
+    expect(shape(played)).toEqual(shape(fresh));
+    const truth = analyze(bruteForceGraph(hid1Twin, 2));
+    expect(`${played.pWin.exact!.p}/${played.pWin.exact!.q}`).toBe(`${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`);
+  });
+
+  it('expands clicks over verified classes weighted by their cells: the same graph and P(win) as all 4,096 cells and as brute force', async () => {
+    const classes = await explore(open('clk1'), { level: 1, workers: 2 });
+    const cells = await explore(open('clk1', { clicks: 'all' }), { level: 1, workers: 2 });
+    const truth = bruteForceGraph(clk1Twin, 1);
+    const expected = analyze(truth);
+    expect(shape(classes)).toEqual(shape(cells));
+    expect(classes.nodes).toBe(truth.nodeCount);
+    expect(classes.edges).toBe(truth.edgeCount);
+    expect(`${classes.pWin.exact!.p}/${classes.pWin.exact!.q}`).toBe(`${expected.pWin.exact!.p}/${expected.pWin.exact!.q}`);
+    // The bar's effect depends on the column clicked: its class was split cell by cell.
+    expect(classes.python!.clicks).toMatchObject({ method: 'classes', partition: 'sampled' });
+    expect(classes.python!.clicks!.split).toBeGreaterThan(0);
+    expect(cells.python!.clicks).toMatchObject({ method: 'all-cells', partition: 'exact' });
+    expect(classes.transitions).toBeLessThan(cells.transitions / 10);
+  });
+
+  it('gives the same graph at 1 and 2 workers and across runs', async () => {
+    const a = await explore(open('clk1'), { level: 1, workers: 1 });
+    const b = await explore(open('clk1'), { level: 1, workers: 2 });
+    const c = await explore(open('hid1'), { level: 1, workers: 1, batchSteps: 3 });
+    const d = await explore(open('hid1'), { level: 1, workers: 2, batchSteps: 3 });
+    expect(shape(a)).toEqual(shape(b));
+    expect(shape(c)).toEqual(shape(d));
+  });
+
+  it('names a crash: game, level, the actions from the level start and the traceback frame in the game', async () => {
+    const err = await exploreGraph(open('bad1'), { level: 1, workers: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GameCrash);
+    const crash = err as GameCrash;
+    expect(crash.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+    expect(crash.message).toMatch(/^bad1 level 1 crashed after 3 actions .*ValueError: boom at x=2 \(bad1\.py:\d+ in fault\)/);
+  });
+
+  it('stops a step that hangs in Python by its alarm, and one that blocks the alarm by killing its process, which is replaced', async () => {
+    const game = open('bad1', { stepSeconds: 1 });
+    const hang = (await exploreGraph(game, { level: 2, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(hang).toBeInstanceOf(GameCrash);
+    expect(hang.reason).toMatch(/did not return within 1 s \(stopped by its alarm\)/);
+    expect(hang.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+    const started = performance.now();
+    const stuck = (await exploreGraph(game, { level: 3, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(stuck).toBeInstanceOf(GameCrash);
+    expect(stuck.reason).toMatch(/did not return within 4 s: its Python process was stopped/);
+    expect(stuck.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    // The killed process was replaced: the game still explores.
+    const again = await exploreGraph(game, { level: 1, workers: 1, maxNodes: 2 });
+    expect(again.result.nodes).toBe(2);
+  });
+
+  it('reports a game that eats memory as out of memory, with the actions', async () => {
+    const err = (await exploreGraph(open('bad1', { memoryMb: 1024 }), { level: 4, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(err).toBeInstanceOf(GameCrash);
+    expect(err.reason).toMatch(/^out of memory \(MemoryError\)/);
+    expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+  });
+
+  it('says in one line what is missing: the interpreter or the engine, and how to install it', () => {
+    expect(() => openPythonGame(fixtureGame('hid1'), { python: 'no-such-python-here' })).toThrow(/^no Python interpreter 'no-such-python-here' .*pip install arcengine/);
+    expect(() => openPythonGame(fixtureGame('hid1'), { engine: '/nonexistent', python: 'python3' })).toThrow(/^cannot import the ARC engine 'arcengine' .*pip install arcengine/);
+  });
+});
+
+describe('the Python side of the seeded player, sessions and random play', () => {
+  it('draws the same moves as src/player for any seed, stream and policy', async () => {
+    const { Rng, drawAction } = await import('../player/index.js');
+    const game = open('clk1');
+    for (const [seed, stream, choices, available] of [
+      [1, 0, [1, 2, 3, 4], [1, 2, 3, 4]],
+      [7, 2 ** 40 + 5, [6], [6]],
+      [2 ** 32 + 3, 123456, [1, 2, 3, 4, 5, 6, 7], [1, 3, 6]],
+    ] as [number, number, number[], number[]][]) {
+      const codes = game.call({ op: 'draws', seed, stream, count: 500, choices, available }, [], 1).header.codes as number[];
+      const rng = new Rng(seed, stream);
+      const set = new Set(available);
+      const expected = Array.from({ length: 500 }, () => {
+        const a = drawAction(rng, choices, set);
+        return a === undefined ? -1 : a.id === 6 ? 8 + a.y! * 64 + a.x! : a.id;
+      });
+      expect(codes).toEqual(expected);
+    }
+  });
+
+  it('plays random attempts in Python with the same numbers at 1 and 2 workers, and the first win replays through the facade', async () => {
+    const { randomPlay } = await import('../random/index.js');
+    const { playEpisode } = await import('../player/index.js');
+    const game = open('hid1');
+    const one = await randomPlay(game, { level: 1, steps: 3000, workers: 1, seed: 3 });
+    const two = await randomPlay(game, { level: 1, steps: 3000, workers: 2, seed: 3 });
+    const pick = (r: typeof one) => [r.episodes, r.wins, r.losses, r.cutOff, r.steps, r.firstWin];
+    expect(pick(two)).toEqual(pick(one));
+    // P(win) is 3130/9583 (the exploration above): the estimate's bounds hold it.
+    expect(one.lower).toBeLessThan(3130 / 9583);
+    expect(one.upper).toBeGreaterThan(3130 / 9583);
+    expect(one.timing!.steps).toBeGreaterThanOrEqual(3000);
+    const episode = playEpisode(game, 1, 'available', 3, one.firstWin!, 3000);
+    expect(episode.end).toBe('won');
+  });
+
+  it('records and replays a session with the engine’s RESET and level progression', async () => {
+    const { readRecording, recordActions, replayRecording, writeRecordingLines } = await import('../recording/index.js');
+    const { parseAction } = await import('../engine/index.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const game = open('hid1');
+    const actions = 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2 ACTION3 ACTION2 ACTION2 ACTION2'.split(' ').map(parseAction);
+    const { lines, outcome } = recordActions(game, actions);
+    expect(outcome).toEqual({ state: 'WIN', levels_completed: 2 });
+    expect(lines[0].full_reset).toBe(true);
+    expect(lines.map((l) => l.levels_completed)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2]);
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-py-'));
+    try {
+      const file = join(dir, 'hid1.test.1.recording.jsonl');
+      writeRecordingLines(file, lines);
+      const replay = replayRecording(game, readRecording(file));
+      expect(replay.reproduced).toBe(true);
+      expect(replay.outcome).toEqual(outcome);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A session begun at level 2 returns there on a full reset, as play --level does.
+    const session = game.session(2);
+    const first = session.act({ id: 0 });
+    expect([first.levels_completed, first.full_reset, session.currentLevel]).toEqual([1, true, 2]);
+  });
+});
+
+describe('qualify on a Python game', () => {
+  it('finds the crash by fuzzing, shrinks it, writes a reproduction replay crashes on, and profiles the level', async () => {
+    const { qualify } = await import('../qualify/index.js');
+    const { readRecording, replayRecording } = await import('../recording/index.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-pyq-'));
+    try {
+      const game = open('bad1', { stepSeconds: 2 });
+      const result = await qualify(game, { level: 1, stepsScale: 0.005, workers: 2, out: dir, search: { maxNodes: 1000, maxSeconds: 10 } });
+      expect(result.passed).toBe(false);
+      const crash = result.findings.find((f) => f.regime === 'fuzz' && f.check === 'exception')!;
+      expect(crash.message).toMatch(/^step threw: ValueError: boom at x=2 \(bad1\.py:\d+ in fault\)$/);
+      expect(crash.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+      const replay = replayRecording(game, readRecording(crash.reproduction!));
+      expect(replay.reproduced).toBe(false);
+      expect(replay.divergence).toMatchObject({ field: 'crash', step: 4 });
+      const profile = result.levels[0].regimes.fuzz.profile!;
+      expect(profile.actionsPerSecond).toBeGreaterThan(0);
+      expect(profile.framesPerAction).toBe(1);
+      expect(profile.slowest.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a sweep of an ARC games folder', () => {
+  it('sweeps its games with the Python options, each later level started where the last one’s shortest win leads', async () => {
+    const { sweep } = await import('../sweep/index.js');
+    const { validateReport } = await import('../report/index.js');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pysweep-'));
+    try {
+      const report = await sweep({ arcGames: join(FIXTURE_ENGINE, 'games'), games: ['hid1', 'clk1'], python: { engine: FIXTURE_ENGINE }, out, workers: 2, budget: { nodes: 1000, seconds: 20, stepsScale: 0.002, randomSteps: 0 } });
+      expect(validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')))).toEqual([]);
+      expect(report.games.map((g) => g.game)).toEqual(['hid1', 'clk1']);
+      const hid1 = report.games[0].levels;
+      expect(hid1.map((l) => l.explore!.python!.levelStart)).toEqual(['played', 'played']);
+      expect(hid1.map((l) => l.explore!.nodes)).toEqual([15, 12]);
+      expect(report.games[1].levels[0].explore!.python!.clicks).toMatchObject({ method: 'classes', partition: 'sampled' });
+      expect(report.games[0].qualification!.levels[0].regimes.fuzz.profile!.actionsPerSecond).toBeGreaterThan(0);
+      const md = readFileSync(join(out, 'report.md'), 'utf8');
+      expect(md).toContain('exact over sampled click classes');
+      expect(md).toContain('started where the shortest wins of the earlier levels lead');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a game that cannot be pickled', () => {
+  it('travels as action paths from its level start, and explores to the brute-force graph', async () => {
+    const game = open('gen1');
+    expect(game.info.snapshots).toMatch(/^path \(the game cannot be pickled: TypeError: cannot pickle 'generator' object\)$/);
+    const report = await explore(game, { level: 1, workers: 2 });
+    const truth = analyze(bruteForceGraph(gen1Twin, 1));
+    expect(report.fullyExplored).toBe(true);
+    expect(report.nodes).toBe(bruteForceGraph(gen1Twin, 1).nodeCount);
+    expect(`${report.pWin.exact!.p}/${report.pWin.exact!.q}`).toBe(`${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`);
+    expect(report.python!.snapshots).toMatch(/^path/);
+  });
+});

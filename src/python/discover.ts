@@ -1,0 +1,102 @@
+/** Where Python games come from: the interpreter and engine to run them with, and ARC game folders. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../suite/index.js';
+import type { HostCommand } from './process.js';
+
+/** How Python games run: the interpreter (default python3) and a folder holding `arcengine/` (else the interpreter's own). */
+export interface PythonSettings {
+  python?: string;
+  engine?: string;
+}
+
+export const HOST_SCRIPT = join(PACKAGE_ROOT, 'workers', 'python', 'arcgraph_host.py');
+
+/** The interpreter: --python, else ARCGRAPH_PYTHON, else python3. */
+export const pythonOf = (s: PythonSettings = {}): string => s.python ?? process.env.ARCGRAPH_PYTHON ?? 'python3';
+
+/** The folder put first on PYTHONPATH for `import arcengine`: the setting, else ARCGRAPH_ARC_ENGINE, else none. */
+export const engineOf = (s: PythonSettings = {}): string | undefined => s.engine ?? (process.env.ARCGRAPH_ARC_ENGINE || undefined);
+
+/**
+ * The command of a host for `gameFile`. PYTHONHASHSEED is pinned (identities and set iteration do
+ * not depend on the process), numerical libraries run one thread each (the workers are the
+ * parallelism), and byte code is cached under the temp dir, not beside the user's game.
+ */
+export function hostCommand(gameFile: string, settings: PythonSettings, flags: readonly string[], stallMs = 0): HostCommand {
+  const engine = engineOf(settings);
+  const path = [engine && resolve(engine), process.env.PYTHONPATH].filter(Boolean).join(delimiter);
+  return {
+    python: pythonOf(settings),
+    script: HOST_SCRIPT,
+    args: ['--game', gameFile, ...flags],
+    stallMs,
+    env: {
+      ...process.env,
+      PYTHONPATH: path,
+      PYTHONHASHSEED: '0',
+      PYTHONPYCACHEPREFIX: join(tmpdir(), 'arcgraph-pycache'),
+      OMP_NUM_THREADS: '1',
+      OPENBLAS_NUM_THREADS: '1',
+      MKL_NUM_THREADS: '1',
+    },
+  };
+}
+
+/** The one-line message for a missing engine: what was looked for and how to install it. */
+export function noEngineMessage(settings: PythonSettings, detail: string): string {
+  const engine = engineOf(settings);
+  const where = engine ? `in ${engine} (ARCGRAPH_ARC_ENGINE or --arc-engine) and in ${pythonOf(settings)}'s own packages` : `in ${pythonOf(settings)}'s packages (ARCGRAPH_ARC_ENGINE unset)`;
+  return `cannot import the ARC engine 'arcengine' ${where}: install it with \`pip install arcengine\`, or point ARCGRAPH_ARC_ENGINE at a folder holding arcengine/ (${detail})`;
+}
+
+export function noPythonMessage(settings: PythonSettings): string {
+  return `no Python interpreter '${pythonOf(settings)}' (looked on PATH; --python PATH or ARCGRAPH_PYTHON picks another): install Python 3.10+ with numpy, then \`pip install arcengine\``;
+}
+
+const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
+const isFile = (p: string): boolean => existsSync(p) && statSync(p).isFile();
+
+/**
+ * The game file of an ARC game reference, or undefined when `ref` is not one: an `<id>.py` beside
+ * its metadata.json, an `<id>/<version>/` folder, or an `<id>/` folder with one version.
+ */
+export function arcGameFile(ref: string): string | undefined {
+  const path = resolve(ref);
+  if (path.endsWith('.py')) return isFile(path) && isFile(join(dirname(path), 'metadata.json')) ? path : undefined;
+  if (!isDir(path)) return undefined;
+  const own = join(path, `${basename(path)}.py`);
+  if (isFile(own) && isFile(join(path, 'metadata.json'))) return own;
+  const id = basename(path);
+  const versions = readdirSync(path).filter((v) => isFile(join(path, v, `${id}.py`)) && isFile(join(path, v, 'metadata.json')));
+  if (versions.length === 1) return join(path, versions[0], `${id}.py`);
+  // A <version>/ folder whose game file is named after its parent.
+  const parentId = basename(dirname(path));
+  const inVersion = join(path, `${parentId}.py`);
+  if (isFile(inVersion) && isFile(join(path, 'metadata.json'))) return inVersion;
+  return undefined;
+}
+
+/** The games of an environment_files tree (`<id>/<version>/<id>.py`), one per id (its last version), sorted by id. */
+export function arcGamesIn(dir: string): string[] {
+  const root = resolve(dir);
+  if (!isDir(root)) return [];
+  const games: string[] = [];
+  for (const id of readdirSync(root).sort()) {
+    if (!isDir(join(root, id))) continue;
+    const versions = readdirSync(join(root, id)).filter((v) => isFile(join(root, id, v, `${id}.py`))).sort();
+    if (versions.length > 0) games.push(join(root, id, versions[versions.length - 1]));
+  }
+  return games;
+}
+
+/** The ARC games folder: --arc-games, else ARCGRAPH_ARC_GAMES. */
+export const arcGamesDir = (given?: string): string | undefined => given ?? (process.env.ARCGRAPH_ARC_GAMES || undefined);
+
+/** An ARC game by id in the games folder (`tu93` -> <dir>/tu93/<version>), or undefined. */
+export function arcGameById(id: string, dir?: string): string | undefined {
+  const root = arcGamesDir(dir);
+  if (!root || !/^[a-z0-9]{4}$/i.test(id)) return undefined;
+  return arcGamesIn(root).find((g) => basename(dirname(g)) === id.toLowerCase());
+}

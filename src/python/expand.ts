@@ -1,0 +1,162 @@
+/** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
+import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
+import type { PythonGame } from './game.js';
+import { PythonError } from './process.js';
+import { i32, u16, u32 } from './protocol.js';
+
+/** A batch as the explorer sends it: frontier snapshots back to back and the end of each. */
+export interface SnapshotBatch {
+  states: Uint8Array;
+  ends: Uint32Array;
+}
+
+/** The successor records of a batch, in the layout of the explorer's ExpandResult (src/explorer/expand.ts). */
+export interface BatchRecords {
+  steps: Uint32Array;
+  recordEnds: Uint32Array;
+  lo: Uint32Array;
+  hi: Uint32Array;
+  keys: Uint8Array;
+  cells: Uint16Array;
+  action: Uint16Array;
+  outcome: Uint8Array;
+  node: Int32Array;
+  bytes: Uint8Array;
+  bytesEnd: Uint32Array;
+  error?: { state: number; action: number; message: string };
+}
+
+/** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */
+export interface PythonExploreInfo {
+  levelStart: 'played' | 'set-level';
+  /** Why a known winning path of the earlier levels was not used. */
+  startNote?: string;
+  identity: 'state' | 'frame';
+  graphBuilder: boolean;
+  snapshots: string;
+  clicks: ClickInfo | null;
+  /**
+   * Under `--identity frame`: successors that showed a frame an earlier one showed while their full
+   * states differed (hidden state merged away), how many of those pairs were checked (at most 200 a
+   * process), and how many behaved differently (a move from each showed different frames: Markov
+   * violations). Counted by each process on what it saw, summed: a diagnostic.
+   */
+  frameCollisions?: { collisions: number; checked: number; violations: number };
+}
+
+/** How clicks were expanded: a probability is exact only when the partition is. */
+export interface ClickInfo {
+  method: 'classes' | 'all-cells';
+  /** `exact` for all cells; `sampled` when classes were verified by stepping samples of each. */
+  partition: 'exact' | 'sampled';
+  classes: number;
+  samples: number;
+  /** Classes whose samples disagreed, stepped cell by cell instead. */
+  split: number;
+  splitCells: number;
+}
+
+/** Splits 16-byte digests into the 64-bit fingerprints the explorer keys states by (xxHash64 of the digest). */
+function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi: Uint32Array } {
+  const lo = new Uint32Array(count);
+  const hi = new Uint32Array(count);
+  const fp: Fingerprint = { lo: 0, hi: 0 };
+  for (let r = 0; r < count; r++) {
+    fingerprintInto(digests.subarray(r * 16, r * 16 + 16), fp);
+    lo[r] = fp.lo;
+    hi[r] = fp.hi;
+  }
+  return { lo, hi };
+}
+
+let explorations = 0;
+
+/** One level of a Python game opened for exploring. */
+export class PythonLevel {
+  /** Names this exploration to the processes, which send each successor's snapshot once in it. */
+  private readonly exploration = `${process.pid}:${++explorations}`;
+  private readonly stats = { classes: 0, samples: 0, split: 0, splitCells: 0 };
+  private levelStart: PythonExploreInfo['levelStart'] = 'played';
+  /** Game steps expanding a state takes, as at the level's start (verified click classes count twice). */
+  stepsPerState = 1;
+  /** The latest frame-collision counts of each process (cumulative there). */
+  private readonly collisions = new Map<number, { collisions: number; checked: number; violations: number }>();
+  private startNote: string | undefined;
+
+  constructor(
+    readonly game: PythonGame,
+    readonly level: number,
+    readonly workers: number,
+  ) {}
+
+  /** The level's start: its snapshot as the frontier's bytes, its fingerprint and status. */
+  async root(): Promise<{ bytes: Uint8Array; lo: number; hi: number; status: Status }> {
+    await initIdentity();
+    // The worker processes start (a second or more each: numpy, the game) while the root is computed.
+    const warming = this.game.warm(this.workers);
+    const root = this.game.root(this.level);
+    await warming;
+    this.levelStart = root.levelStart;
+    this.startNote = root.note;
+    const clicks = this.game.actions.includes(6) ? root.moves - (this.game.actions.length - 1) : 0;
+    this.stepsPerState = root.moves + (this.game.options.clicks === 'classes' ? clicks * Math.min(1, this.game.options.verify) : 0);
+    const { lo, hi } = fingerprintInto(root.digest, { lo: 0, hi: 0 });
+    return { bytes: root.snapshot, lo, hi, status: 'playing' };
+  }
+
+  /** Expands a batch in one of the game's processes. */
+  async expand(batch: SnapshotBatch): Promise<BatchRecords> {
+    const { game } = this;
+    const steps = batch.ends.length * Math.max(1, game.actions.length);
+    let m;
+    try {
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps);
+    } catch (err) {
+      // A step that never returned (its process was killed): the crash of the state it was on.
+      if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
+      const n = batch.ends.length;
+      const none = new Uint32Array(0);
+      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message } };
+    }
+    const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd] = m.blobs;
+    const count = keys.length;
+    const stats = m.header.clickStats as PythonLevel['stats'];
+    const fc = m.header.frameCollisions as { collisions: number; checked: number; violations: number } | undefined;
+    if (fc) this.collisions.set(Number(m.header.pid ?? 0), fc);
+    for (const k of Object.keys(this.stats) as (keyof PythonLevel['stats'])[]) this.stats[k] += stats[k];
+    const result: BatchRecords = { steps: u32(stepsB), recordEnds: u32(endsB), ...fingerprints(digests, count), keys, cells: u16(cells), action: u16(action), outcome, node: i32(node), bytes, bytesEnd: u32(bytesEnd) };
+    const error = m.header.error as { state: number; action: number; message: string } | undefined;
+    if (error) {
+      // The records of the failed state are left out, as the explorer's own kernel leaves them.
+      const padded = new Uint32Array(batch.ends.length);
+      padded.set(result.recordEnds);
+      const stepsPadded = new Uint32Array(batch.ends.length);
+      stepsPadded.set(result.steps);
+      result.recordEnds = padded;
+      result.steps = stepsPadded;
+      result.error = { state: error.state, action: error.action, message: error.message };
+    }
+    return result;
+  }
+
+  /** What the exploration's result says about this level's Python side. */
+  describe(): PythonExploreInfo {
+    const { game } = this;
+    const clicks: ClickInfo | null = !game.actions.includes(6)
+      ? null
+      : game.options.clicks === 'all'
+        ? { method: 'all-cells', partition: 'exact', ...this.stats }
+        : { method: 'classes', partition: 'sampled', ...this.stats };
+    return {
+      levelStart: this.levelStart,
+      ...(this.startNote && { startNote: this.startNote }),
+      identity: game.options.identity,
+      graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
+      snapshots: game.info.snapshots,
+      clicks,
+      ...(game.options.identity === 'frame' && {
+        frameCollisions: [...this.collisions.values()].reduce((a, c) => ({ collisions: a.collisions + c.collisions, checked: a.checked + c.checked, violations: a.violations + c.violations }), { collisions: 0, checked: 0, violations: 0 }),
+      }),
+    };
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * A Python game (a real ARC-AGI-3 game on arcengine) behind the TypeScript game contract: metadata
+ * from the host's hello, the contract's functions as synchronous requests to a dedicated process
+ * (for the sequential algorithms), and the heavy kernels (expand, walks, fuzz) on a pool of processes.
+ */
+import { actionCode, type Action, type PlayerAction } from '../engine/index.js';
+import type { Frame, Game, Status } from '../engine/index.js';
+import { InputError } from '../errors.js';
+import { arcGameFile, hostCommand, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
+import { PythonPool } from './pool.js';
+import { PythonError } from './process.js';
+import type { Message } from './protocol.js';
+import { PySession } from './session.js';
+import { SyncHost } from './sync.js';
+
+export type IdentityMode = 'state' | 'frame';
+export type ClickMode = 'classes' | 'all';
+
+export interface PythonGameOptions extends PythonSettings {
+  /** Set the game module's GRAPH_BUILDER flag (undo history and multi-frame effects off) where it has one. */
+  graphBuilder?: boolean;
+  /** `frame`: states merged by their frame alone (to see what frame-only hashing merges). */
+  identity?: IdentityMode;
+  /** `classes` (default): one click per verified class of cells; `all`: all 4,096 cells (exact, slow). */
+  clicks?: ClickMode;
+  /** Cells stepped, besides its first, to verify each click class of more than one cell (default 1). */
+  verify?: number;
+  /** A step running longer than this is stopped and reported (default 60 s). */
+  stepSeconds?: number;
+  /** Address-space limit of each process, MB (a game that eats memory raises MemoryError); 0 for none. */
+  memoryMb?: number;
+  /** Snapshots compressed with zlib level 1 (less memory on the frontier, more CPU). */
+  compress?: boolean;
+}
+
+/** What the host said about its game when it started. */
+export interface PythonInfo {
+  id: string;
+  version: string;
+  title: string;
+  file: string;
+  levels: number;
+  actions: number[];
+  baseline: number[] | null;
+  tags: string[];
+  graphBuilder: boolean;
+  python: string;
+  engine: string;
+  snapshots: string;
+}
+
+/** A state of the game contract's facade: its snapshot, identity, status while exploring `level`, and frames. */
+export interface PyState {
+  readonly snapshot: Uint8Array;
+  readonly digest: Uint8Array;
+  readonly status: Status;
+  readonly frames: Frame[];
+  readonly level: number;
+}
+
+/** A level's start state, and how it was reached. */
+export interface PyRoot {
+  snapshot: Uint8Array;
+  digest: Uint8Array;
+  frame: Frame;
+  levelStart: 'played' | 'set-level';
+  /** Why a known winning path could not be used (then set-level was). */
+  note?: string;
+  /** Moves from the start state (keys, and one per click class): how many steps expanding a state takes. */
+  moves: number;
+}
+
+const STATUS: readonly Status[] = ['playing', 'won', 'lost'];
+const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+
+export class PythonGame implements Game<PyState> {
+  readonly id: string;
+  readonly title: string;
+  readonly levels: number;
+  /** Level 1 of an ARC-AGI-3 game is its tutorial (exempt from the random-win threshold). */
+  readonly tutorialLevels = 1;
+  readonly actions: readonly PlayerAction[];
+  readonly baselineActions?: readonly number[];
+  readonly info: PythonInfo;
+  readonly options: Required<Pick<PythonGameOptions, 'identity' | 'clicks' | 'verify' | 'stepSeconds'>> & PythonGameOptions;
+  private readonly sync: SyncHost;
+  private readonly pool: PythonPool;
+  /** Winning paths (action codes from the level's start) found so far, by level. */
+  private readonly wins = new Map<number, number[]>();
+  /** Paths given by the user from the game's RESET to a level's start, by level. */
+  private readonly starts = new Map<number, number[]>();
+  private readonly roots = new Map<string, PyRoot>();
+  /** States this facade made, by digest, so decode can find them (bounded). */
+  private readonly known = new Map<string, PyState>();
+
+  constructor(readonly file: string, options: PythonGameOptions = {}) {
+    this.options = { identity: 'state', clicks: 'classes', verify: 1, stepSeconds: 60, ...options };
+    const flags = [
+      ...(options.graphBuilder ? ['--graph-builder'] : []),
+      ...(this.options.identity === 'frame' ? ['--identity', 'frame'] : []),
+      ...(options.compress ? ['--compress'] : []),
+      ...(options.memoryMb ? ['--memory-mb', String(options.memoryMb)] : []),
+    ];
+    // The alarm stops a step at stepSeconds; one that blocks it (a hang in C) is killed a little later.
+    const command = () => hostCommand(file, options, flags, this.options.stepSeconds * 1000 + 3000);
+    this.sync = new SyncHost(command());
+    this.pool = new PythonPool(command);
+    let hello: Message;
+    try {
+      hello = this.sync.hello(120_000);
+    } catch (err) {
+      this.sync.close();
+      throw openError(err, options, file);
+    }
+    const info = hello.header.info as PythonInfo;
+    this.info = info;
+    this.id = info.id;
+    this.title = info.title;
+    this.levels = info.levels;
+    this.actions = info.actions.filter((a) => a >= 1 && a <= 7) as PlayerAction[];
+    if (info.baseline && info.baseline.length >= this.levels) this.baselineActions = info.baseline.slice(0, this.levels);
+  }
+
+  /**
+   * Time limit of a whole request of `steps` steps: a backstop only (the heartbeat stops a step that
+   * hangs), for a process that stops beating between steps.
+   */
+  timeoutMs(steps: number): number {
+    return Math.min(2 ** 31 - 1, 120_000 + this.options.stepSeconds * 2000 + steps * 1000);
+  }
+
+  // -- level starts
+
+  /** Records a winning path of `level` (codes from its start), so the next level can start where it leads. */
+  recordWin(level: number, codes: readonly number[]): void {
+    const known = this.wins.get(level);
+    if (!known || codes.length < known.length) this.wins.set(level, [...codes]);
+  }
+
+  /** The user's path from RESET to the start of `level`. */
+  setStart(level: number, actions: readonly Action[]): void {
+    this.starts.set(level, actions.map(actionCode));
+  }
+
+  /** The actions from RESET to `level`'s start: the user's, else the known wins of every earlier level; undefined if none. */
+  startPath(level: number): number[] | undefined {
+    if (level === 1) return [];
+    const given = this.starts.get(level);
+    if (given) return given;
+    const path: number[] = [];
+    for (let l = 1; l < level; l++) {
+      const win = this.wins.get(l);
+      if (!win) return undefined;
+      path.push(...win);
+    }
+    return path;
+  }
+
+  /** The start state of `level` (cached for its start path). */
+  root(level: number): PyRoot {
+    const path = this.startPath(level);
+    const key = `${level}:${path?.join(',') ?? '-'}`;
+    let root = this.roots.get(key);
+    if (!root) {
+      const m = this.call({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1);
+      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], moves: Number(m.header.moves) };
+      if (typeof m.header.note === 'string') root.note = m.header.note;
+      this.roots.set(key, root);
+    }
+    return root;
+  }
+
+  // -- the game contract, as synchronous requests
+
+  init(level: number): PyState {
+    const root = this.root(level);
+    return this.remember({ snapshot: root.snapshot, digest: root.digest, status: 'playing', frames: [root.frame], level });
+  }
+
+  step(state: PyState, action: Action): PyState {
+    const m = this.call({ op: 'step', level: state.level, action: actionCode(action) }, [state.snapshot], 1);
+    const layers = Number(m.header.layers);
+    const frames: Frame[] = [];
+    for (let k = 0; k < layers; k++) frames.push(m.blobs[2].slice(k * 4096, (k + 1) * 4096));
+    return this.remember({ snapshot: m.blobs[0], digest: m.blobs[1], status: STATUS[Number(m.header.status)], frames, level: state.level });
+  }
+
+  status(state: PyState): Status {
+    return state.status;
+  }
+
+  render(state: PyState): Frame[] {
+    return state.frames.map((f) => f.slice());
+  }
+
+  encode(state: PyState): Uint8Array {
+    return state.digest;
+  }
+
+  decode(bytes: Uint8Array): PyState {
+    const state = this.known.get(hex(bytes));
+    if (!state) throw new Error(`${this.id}: no state with identity ${hex(bytes)} was made here (a Python state travels as its snapshot, not its identity)`);
+    return state;
+  }
+
+  /** A session played with the engine's perform_action (replay, play, reproductions). */
+  session(startLevel: number): PySession {
+    return new PySession(this, startLevel);
+  }
+
+  private remember(state: PyState): PyState {
+    const key = hex(state.digest);
+    if (!this.known.has(key)) {
+      if (this.known.size >= 10_000) this.known.delete(this.known.keys().next().value!);
+      this.known.set(key, state);
+    }
+    return state;
+  }
+
+  /** A synchronous request to this game's own process; a game's failure becomes a thrown Error naming it. */
+  call(header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number): Message {
+    return this.sync.call({ ...header, stepSeconds: this.options.stepSeconds }, blobs, this.timeoutMs(steps));
+  }
+
+  /** A request to one of `workers` pool processes. */
+  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number): Promise<Message> {
+    return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps));
+  }
+
+  /** Starts `workers` pool processes and waits until they have loaded the game (a time budget then counts game steps, not start-up). */
+  warm(workers: number): Promise<void> {
+    return this.pool.warm(workers);
+  }
+
+  /** Ends this game's processes (idle ones do not keep Node alive; a sweep closes each game when done). */
+  close(): void {
+    this.pool.close();
+    this.sync.close();
+  }
+}
+
+function openError(err: unknown, options: PythonSettings, file: string): Error {
+  if (!(err instanceof PythonError)) return err as Error;
+  if (err.kind === 'no-python') return new InputError(noPythonMessage(options));
+  if (err.kind === 'load' && err.message.startsWith('no-engine:')) return new InputError(noEngineMessage(options, err.message.slice('no-engine: '.length)));
+  if (err.kind === 'load') return new InputError(err.message);
+  return new InputError(`${file}: the Python host did not start: ${err.message}`);
+}
+
+/** Opens an ARC game folder or `<id>.py` (InputError when it is not one, or Python or the engine is missing). */
+export function openPythonGame(ref: string, options: PythonGameOptions = {}): PythonGame {
+  const file = arcGameFile(ref);
+  if (!file) throw new InputError(`${ref} is not an ARC game (an <id>/<version>/ folder, or the <id>.py beside its metadata.json)`);
+  return new PythonGame(file, options);
+}

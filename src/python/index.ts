@@ -1,0 +1,8 @@
+/** The python stage's public surface: other folders import only this file. */
+export * from './discover.js';
+export * from './expand.js';
+export * from './game.js';
+export { PythonError } from './process.js';
+export * from './walks.js';
+export { PySession } from './session.js';
+export * from './fuzz.js';

@@ -1,0 +1,263 @@
+/**
+ * One long-lived Python host process (workers/python/arcgraph_host.py) holding one game: spawned with
+ * PYTHONHASHSEED pinned, requests framed on its pipes and answered in order, each with a time limit
+ * after which the process is killed (a step that never returns cannot be interrupted any other way).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeFrame, FrameReader, type Message } from './protocol.js';
+
+/** How to start a host: the interpreter, the host script, its arguments and environment. */
+export interface HostCommand {
+  python: string;
+  script: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** A step that has not returned after this long is a hang: the process is killed (0: no watchdog). */
+  stallMs: number;
+}
+
+let files = 0;
+
+/**
+ * The host's heartbeat (runtime.Progress): steps begun, and the batch item and action of the last.
+ * Read while a request runs, it tells a slow batch from a step that never returns, and which step.
+ */
+class Heartbeat {
+  readonly path = join(tmpdir(), `arcgraph-progress-${process.pid}-${++files}-${Date.now()}`);
+  private readonly fd: number;
+  private readonly buf = Buffer.alloc(16);
+  private ticks = -1;
+  private since = 0;
+
+  constructor() {
+    writeFileSync(this.path, Buffer.alloc(16));
+    this.fd = openSync(this.path, 'r');
+  }
+
+  /** The current step, and whether it has run longer than `stallMs`. */
+  check(stallMs: number, now: number): { stalled: boolean; item: number; sub: number; action: number } {
+    readSync(this.fd, this.buf, 0, 16, 0);
+    const ticks = this.buf.readUInt32LE(0);
+    if (ticks !== this.ticks) {
+      this.ticks = ticks;
+      this.since = now;
+    }
+    return { stalled: now - this.since > stallMs, item: this.buf.readUInt32LE(4), sub: this.buf.readUInt32LE(8), action: this.buf.readUInt32LE(12) };
+  }
+
+  /** Restarts the clock (a new request begins). */
+  restart(now: number): void {
+    this.since = now;
+  }
+
+  /** Removes the file's name (the open descriptors keep it readable). */
+  unlink(): void {
+    rmSync(this.path, { force: true });
+  }
+
+  close(): void {
+    closeSync(this.fd);
+    this.unlink();
+  }
+}
+
+/** The host failed a request, or the process failed: `kind` says which (PROTOCOL.md lists them). */
+export class PythonError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+    /** Extra fields of the host's error (an expand error's state and action, say). */
+    readonly detail: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  resolve: (m: Message) => void;
+  reject: (e: Error) => void;
+  timer?: NodeJS.Timeout;
+  op: string;
+}
+
+const STDERR_KEEP = 16_384;
+
+export class PythonProcess {
+  private readonly child: ChildProcess;
+  private readonly reader = new FrameReader();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail = '';
+  private exited: string | undefined;
+  private readonly heartbeat: Heartbeat | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private ending = false;
+  /** The host's hello: the game's metadata (or a load error). */
+  readonly hello: Promise<Message>;
+
+  constructor(private readonly command: HostCommand) {
+    this.heartbeat = command.stallMs > 0 ? new Heartbeat() : undefined;
+    const args = [...command.args, ...(this.heartbeat ? ['--progress', this.heartbeat.path] : [])];
+    this.child = spawn(command.python, ['-u', command.script, ...args], { env: command.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let helloDone: ((m: Message) => void) | undefined;
+    let helloFail: ((e: Error) => void) | undefined;
+    this.hello = new Promise<Message>((resolve, reject) => ((helloDone = resolve), (helloFail = reject)));
+    this.hello.catch(() => undefined);
+    this.pending.set(0, { resolve: (m) => helloDone!(m), reject: (e) => helloFail!(e), op: 'hello' });
+    // Once the host has mapped its heartbeat file (by its hello), the name is not needed: both ends
+    // hold it open, and nothing is left in the temp folder whatever becomes of either process.
+    this.hello.then(
+      () => this.heartbeat?.unlink(),
+      () => this.heartbeat?.unlink(),
+    );
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      let messages: Message[];
+      try {
+        messages = this.reader.push(chunk);
+      } catch (err) {
+        this.fail(new PythonError('protocol', (err as Error).message));
+        return;
+      }
+      for (const m of messages) this.settle(m);
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    this.child.on('error', (err: NodeJS.ErrnoException) => {
+      const why = err.code === 'ENOENT' ? `no Python interpreter '${command.python}'` : `cannot start ${command.python}: ${err.message}`;
+      this.fail(new PythonError(err.code === 'ENOENT' ? 'no-python' : 'spawn', why));
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      this.fail(new PythonError('died', `the Python process ${this.exited}${this.lastError()}`));
+      this.heartbeat?.close();
+    });
+    // A write to a process that died is reported by 'exit'; the pipe's own error must not throw.
+    this.child.stdin!.on('error', () => undefined);
+    // Busy until the hello is in (a caller may be waiting for it); idle afterwards.
+    this.busyNow();
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** False once it exited, or was killed or closed (a pool then starts another). */
+  get alive(): boolean {
+    return this.exited === undefined && !this.ending;
+  }
+
+  /** Requests in flight. */
+  get busy(): number {
+    return this.pending.size;
+  }
+
+  /** The last line Python wrote to stderr that names an error, for reports. */
+  lastError(): string {
+    const lines = this.stderrTail.trim().split('\n').filter((l) => l.trim() !== '');
+    const last = lines.reverse().find((l) => /Error|Exception|Traceback|Killed/.test(l));
+    return last ? `; stderr: ${last.trim()}` : '';
+  }
+
+  /** Sends a request; rejects with PythonError (the host's error, a timeout, or the process's death). */
+  request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0): Promise<Message> {
+    if (!this.alive) return Promise.reject(new PythonError('died', `the Python process ${this.exited ?? 'was stopped'}${this.lastError()}`));
+    const id = this.nextId++;
+    const op = String(header.op);
+    return new Promise<Message>((resolve, reject) => {
+      const entry: Pending = { resolve, reject, op };
+      if (timeoutMs > 0) {
+        entry.timer = setTimeout(() => {
+          this.kill();
+          this.fail(new PythonError('timeout', `the Python process did not answer '${op}' within ${(timeoutMs / 1000).toFixed(1)} s: it was stopped`));
+        }, timeoutMs);
+      }
+      this.pending.set(id, entry);
+      this.busyNow();
+      this.watch();
+      this.child.stdin!.write(encodeFrame({ ...header, id }, blobs));
+    });
+  }
+
+  /** While requests run, a step that stops beating for longer than stallMs gets the process killed, naming the step. */
+  private watch(): void {
+    const hb = this.heartbeat;
+    if (!hb || this.watchdog) return;
+    hb.restart(performance.now());
+    this.watchdog = setInterval(() => {
+      if (!this.alive) return;
+      const beat = hb.check(this.command.stallMs, performance.now());
+      if (!beat.stalled) return;
+      this.kill();
+      // The oldest request is the one running (a host answers in order): it gets the step's name.
+      const oldest = Math.min(...this.pending.keys());
+      const running = this.pending.get(oldest);
+      if (running) {
+        this.pending.delete(oldest);
+        if (running.timer) clearTimeout(running.timer);
+        running.reject(new PythonError('timeout', `a step did not return within ${(this.command.stallMs / 1000).toFixed(0)} s: its Python process was stopped`, { state: beat.item, step: beat.sub, action: beat.action }));
+      }
+      this.fail(new PythonError('died', 'the Python process was stopped (a step before this request never returned)'));
+    }, 250);
+  }
+
+  kill(): void {
+    if (this.exited === undefined) this.child.kill('SIGKILL');
+    this.ending = true;
+  }
+
+  /** Ends the process: closing its stdin lets the host return; a stuck one is killed. */
+  close(): void {
+    if (!this.alive) return;
+    this.ending = true;
+    this.child.stdin!.end();
+    setTimeout(() => this.kill(), 2000).unref();
+  }
+
+  private settle(m: Message): void {
+    const id = Number(m.header.id ?? 0);
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    if (this.pending.size === 0) {
+      this.unwatch();
+      this.idle();
+    }
+    if (m.header.ok === false) {
+      const error = (m.header.error ?? {}) as Record<string, unknown>;
+      entry.reject(new PythonError(String(error.kind ?? 'host'), String(error.message ?? 'the Python host failed'), error));
+    } else entry.resolve(m);
+  }
+
+  private fail(err: Error): void {
+    this.unwatch();
+    for (const [id, entry] of this.pending) {
+      this.pending.delete(id);
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.reject(err);
+    }
+    this.idle();
+  }
+
+  private unwatch(): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = undefined;
+  }
+
+  /** An idle process does not keep Node alive (like the shared thread pools); a busy one does. */
+  private idle(): void {
+    this.child.unref();
+    (this.child.stdout as unknown as { unref?: () => void }).unref?.();
+    (this.child.stderr as unknown as { unref?: () => void }).unref?.();
+    (this.child.stdin as unknown as { unref?: () => void }).unref?.();
+  }
+
+  private busyNow(): void {
+    this.child.ref();
+    (this.child.stdout as unknown as { ref?: () => void }).ref?.();
+  }
+}

@@ -1,0 +1,45 @@
+/** Monte Carlo walks of a Python level: seeded episodes played in the game's processes (the draws of src/player). */
+import type { PythonGame } from './game.js';
+import { u32 } from './protocol.js';
+
+/** Episodes first..first+count-1 of a seeded random policy from a level's start. */
+export interface PyWalkTask {
+  level: number;
+  seed: number;
+  first: number;
+  count: number;
+  maxAttemptSteps: number;
+  /** The action ids the policy draws from (src/player/policyChoices). */
+  choices: readonly number[];
+}
+
+/** The steps of the slowest few, and the actions from the level start that reproduce each. */
+export interface StepTiming {
+  steps: number;
+  seconds: number;
+  /** Frames the engine rendered (an action may animate several). */
+  frames: number;
+  slowest: { seconds: number; episode: number; actions: number[] }[];
+}
+
+/** An episode's step threw: which episode, its actions up to the step, and what Python said. */
+export class WalkCrash extends Error {
+  constructor(
+    readonly episode: number,
+    readonly actions: number[],
+    readonly reason: string,
+    /** `timeout` for a step stopped by its alarm (a hang), `memory`, or `exception`. */
+    readonly kind: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Runs a walk task in one of `workers` processes: steps and end (WalkEnd) of each episode, and step timing. */
+export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: number): Promise<{ steps: Uint32Array; end: Uint8Array; timing: StepTiming }> {
+  const start = game.root(task.level).snapshot;
+  const m = await game.run(workers, { op: 'walks', level: task.level, seed: task.seed, first: task.first, count: task.count, maxSteps: task.maxAttemptSteps, choices: task.choices }, [start], task.count * task.maxAttemptSteps);
+  const error = m.header.error as { episode: number; actions: number[]; message: string; kind: string } | undefined;
+  if (error) throw new WalkCrash(error.episode, error.actions, error.message, error.kind);
+  return { steps: u32(m.blobs[0]), end: m.blobs[1], timing: m.header.timing as StepTiming };
+}

@@ -1,0 +1,159 @@
+/**
+ * The bridge on the real ARC-AGI-3 games (../shared/arc, or ARCGRAPH_ARC_ENGINE / ARCGRAPH_ARC_GAMES):
+ * explore, random, qualify, replay and sweep, small budgets. Run whenever the games are present;
+ * CI requires them (.ci/run fails without them).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseAction } from '../../src/engine/index.js';
+import { explore } from '../../src/level.js';
+import { playEpisode } from '../../src/player/index.js';
+import { hostCommand, openPythonGame, PythonGame } from '../../src/python/index.js';
+import { PythonProcess } from '../../src/python/process.js';
+import { randomPlay } from '../../src/random/index.js';
+import { qualify } from '../../src/qualify/index.js';
+import { readRecording, recordActions, replayRecording, writeRecordingLines } from '../../src/recording/index.js';
+import { PACKAGE_ROOT } from '../../src/suite/index.js';
+import { ARC_ENGINE, ARC_GAMES, hasArc } from '../support/python.js';
+
+const opened: PythonGame[] = [];
+const game = (id: string, options = {}): PythonGame => {
+  const g = openPythonGame(join(ARC_GAMES, id), { engine: ARC_ENGINE, graphBuilder: true, ...options });
+  opened.push(g);
+  return g;
+};
+const dir = mkdtempSync(join(tmpdir(), 'arcgraph-arc-'));
+afterAll(() => {
+  opened.forEach((g) => g.close());
+  rmSync(dir, { recursive: true, force: true });
+});
+const cli = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, ARCGRAPH_ARC_ENGINE: ARC_ENGINE } });
+
+describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
+  it('explores lp85 level 1 completely (81 states): its exact P(win) and shortest win against the baseline', async () => {
+    const r = await explore(game('lp85'), { level: 1, workers: 2 });
+    expect(r).toMatchObject({ nodes: 81, fullyExplored: true, winReachable: true });
+    expect(r.shortestWin!.length).toBe(5);
+    expect(r.baseline).toEqual({ declared: 33, shortest: 5, difference: -28 });
+    expect(r.pWin.method).toBe('exact');
+    expect(r.python).toMatchObject({ levelStart: 'played', identity: 'state', clicks: { method: 'classes', partition: 'sampled' } });
+  });
+
+  it('gives the same counts at 1 and 2 workers and across runs (tu93, a node budget)', async () => {
+    const g = game('tu93');
+    const counts = async (workers: number) => {
+      const r = await explore(g, { level: 1, workers, maxNodes: 400 });
+      return [r.nodes, r.edges, r.transitions, r.frontier, [...r.depthHistogram].join(',')];
+    };
+    const one = await counts(1);
+    expect(await counts(2)).toEqual(one);
+    expect(await counts(2)).toEqual(one);
+    expect(one[0]).toBe(400);
+  });
+
+  it('gives equal states equal identities in two processes under different PYTHONHASHSEEDs, on every shared game', async () => {
+    const ids = readdirSync(ARC_GAMES).sort();
+    expect(ids.length).toBeGreaterThanOrEqual(14);
+    for (const id of ids) {
+      const g = game(id);
+      const other = new PythonProcess({ ...hostCommand(g.file, { engine: ARC_ENGINE }, ['--graph-builder']), env: { ...hostCommand(g.file, { engine: ARC_ENGINE }, []).env, PYTHONHASHSEED: '4242' } });
+      await other.hello;
+      let state = g.init(1);
+      for (let i = 0; i < 12 && state.status === 'playing'; i++) {
+        const a = g.actions[(i * 7 + 3) % g.actions.length];
+        const next = g.step(state, a === 6 ? { id: 6, x: (i * 13) % 64, y: (i * 29) % 64 } : { id: a });
+        // The other process restores the snapshot and steps the same action: the same identities.
+        const there = await other.request({ op: 'step', level: 1, action: a === 6 ? 8 + ((i * 29) % 64) * 64 + ((i * 13) % 64) : a, stepSeconds: 60 }, [state.snapshot]);
+        expect(Buffer.from(there.blobs[1]).equals(Buffer.from(next.digest)), `${id} step ${i}`).toBe(true);
+        const again = await other.request({ op: 'digest' }, [next.snapshot, next.frames[next.frames.length - 1]]);
+        expect(Buffer.from(again.blobs[0]).equals(Buffer.from(next.digest)), `${id} restored ${i}`).toBe(true);
+        state = next;
+      }
+      other.close();
+      g.close();
+    }
+  });
+
+  it('plays random attempts in Python with the same numbers at 1 and 2 workers; an episode replays through the facade alike', async () => {
+    const g = game('tu93');
+    const one = await randomPlay(g, { level: 1, steps: 1500, workers: 1, seed: 5 });
+    const two = await randomPlay(g, { level: 1, steps: 1500, workers: 2, seed: 5 });
+    expect([two.episodes, two.wins, two.losses, two.cutOff, two.steps]).toEqual([one.episodes, one.wins, one.losses, one.cutOff, one.steps]);
+    // tu93's level 1 allows 50 actions: every attempt ends in a game over at step 50.
+    expect(one.losses).toBe(one.episodes);
+    expect(one.episodes).toBe(30);
+    const episode = playEpisode(g, 1, 'available', 5, 7, 1500);
+    expect([episode.end, episode.steps]).toEqual(['lost', 50]);
+    expect(one.timing!.frames).toBeGreaterThan(one.timing!.steps);
+  });
+
+  it('qualifies a level at a small scale, with its performance profile', async () => {
+    const g = game('tu93');
+    const r = await qualify(g, { level: 1, stepsScale: 0.002, workers: 2, out: join(dir, 'q') });
+    const fuzz = r.levels[0].regimes.fuzz;
+    expect(fuzz.steps).toBe(2000);
+    expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    expect(fuzz.profile!.actionsPerSecond).toBeGreaterThan(0);
+    expect(fuzz.profile!.framesPerAction).toBeGreaterThanOrEqual(1);
+    // The slowest step's actions replay from the level's start.
+    const session = g.session(1);
+    session.act({ id: 0 });
+    for (const a of fuzz.profile!.slowest[0].actions) session.act(parseAction(a));
+  });
+
+  it('records the shortest win of tu93 level 1 in a session and replays it with the engine', async () => {
+    const g = game('tu93');
+    const r = await explore(g, { level: 1, workers: 2 });
+    expect(r).toMatchObject({ nodes: 2609, fullyExplored: true });
+    expect(r.shortestWin!.length).toBe(18);
+    const { lines, outcome } = recordActions(g, r.shortestWin!.actions.map(parseAction));
+    expect(outcome.levels_completed).toBe(1);
+    const file = join(dir, 'tu93.win.1.recording.jsonl');
+    writeRecordingLines(file, lines);
+    const replay = replayRecording(g, readRecording(file));
+    expect(replay.reproduced).toBe(true);
+    // Level 2 starts where that win leads.
+    const level2 = await explore(g, { level: 2, workers: 2, maxNodes: 50 });
+    expect(level2.python!.levelStart).toBe('played');
+  });
+
+  it('runs explore, random, qualify and replay from the command line', () => {
+    const folder = join(ARC_GAMES, 'tu93');
+    const ex = cli('explore', folder, '--level', '1', '--max-nodes', '60', '--json', '--graph-builder');
+    expect(ex.status).toBe(0);
+    const explored = JSON.parse(ex.stdout);
+    expect(explored).toMatchObject({ game: 'tu93', level: 1, fullyExplored: false, stopReason: 'max-nodes', python: { levelStart: 'played' } });
+    expect(explored.nodes).toBeLessThanOrEqual(60);
+    const rnd = cli('random', folder, '--level', '1', '--steps', '200', '--json');
+    expect(rnd.status).toBe(0);
+    expect(JSON.parse(rnd.stdout)).toMatchObject({ game: 'tu93', steps: 200 });
+    const q = cli('qualify', folder, '--level', '1', '--steps-scale', '0.0005', '--out', join(dir, 'cli-q'), '--json');
+    expect(q.status).toBe(0);
+    expect(JSON.parse(q.stdout)).toMatchObject({ game: 'tu93', passed: true });
+    const file = join(dir, 'tu93.cli.1.recording.jsonl');
+    writeRecordingLines(file, recordActions(game('tu93'), ['ACTION1', 'ACTION4', 'ACTION2'].map(parseAction)).lines);
+    const rp = cli('replay', file, '--game', folder, '--json');
+    expect(rp.status).toBe(0);
+    expect(JSON.parse(rp.stdout)).toMatchObject({ game: 'tu93', reproduced: true });
+    const missing = spawnSync(process.execPath, ['dist/src/cli/main.js', 'explore', folder], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, ARCGRAPH_ARC_ENGINE: '/nonexistent', PYTHONPATH: '' } });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/pip install arcengine/);
+  });
+
+  it('sweeps a game of the ARC games folder to a small budget: every level in the report, with its profile', () => {
+    const out = join(dir, 'sweep');
+    const r = cli('sweep', '--arc-games', ARC_GAMES, '--games', 'tu93', '--budget', 'nodes=30,seconds=3,steps-scale=0.0002,random-steps=0', '--workers', '2', '--out', out, '--json');
+    expect([0, 1]).toContain(r.status);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.games.map((g: { game: string }) => g.game)).toEqual(['tu93']);
+    const levels = report.games[0].levels;
+    expect(levels).toHaveLength(9);
+    for (const l of levels) expect(l.explore.python.levelStart).toMatch(/^(played|set-level)$/);
+    expect(report.games[0].qualification.levels[0].regimes.fuzz.profile.framesPerSecond).toBeGreaterThan(0);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('Performance under random play');
+  });
+});

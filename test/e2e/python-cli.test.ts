@@ -1,0 +1,42 @@
+/** The command line on the Python fixture games (the stand-in engine): games, play, explore's Python options. */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { FIXTURE_ENGINE, fixtureGame } from '../support/python.js';
+
+const cli = (args: string[], input?: string) =>
+  spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8', input, env: { ...process.env, ARCGRAPH_ARC_ENGINE: FIXTURE_ENGINE, ARCGRAPH_ARC_GAMES: '' } });
+
+describe('the command line on Python games', () => {
+  it('lists the games of an ARC games folder', () => {
+    const r = cli(['games', '--arc-games', join(FIXTURE_ENGINE, 'games'), '--json']);
+    expect(r.status).toBe(0);
+    const games = JSON.parse(r.stdout) as { id: string; levels: number; actions: string[]; baselineActions?: number[] }[];
+    expect(games.map((g) => g.id)).toEqual(['bad1', 'clk1', 'gen1', 'hid1']);
+    expect(games.find((g) => g.id === 'hid1')).toMatchObject({ levels: 2, tutorialLevels: 1, actions: ['ACTION1', 'ACTION2', 'ACTION3'], baselineActions: [6, 4] });
+  });
+
+  it('plays a script with the engine’s level progression and RESET rules', () => {
+    const r = cli(['play', fixtureGame('hid1')], 'ACTION3\nACTION3\nACTION2\nACTION2\nACTION2\nACTION2\nRESET\nquit\n');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^hid1 \(HID1\) \| level 1\/2 \| NOT_FINISHED \| completed 0/);
+    expect(lines[6]).toMatch(/^ACTION2 -> .*level 2\/2 \| NOT_FINISHED \| completed 1/);
+    // RESET with no action on the new level: the engine's full reset, back to level 1.
+    expect(lines[7]).toMatch(/^RESET -> .*level 1\/2 \| NOT_FINISHED \| completed 0/);
+  });
+
+  it('explores with all cells, from a given start, and says which', () => {
+    const all = JSON.parse(cli(['explore', fixtureGame('clk1'), '--clicks', 'all', '--workers', '1', '--json']).stdout);
+    expect(all.python.clicks).toMatchObject({ method: 'all-cells', partition: 'exact' });
+    const start = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2', '--json']);
+    expect(start.status).toBe(1); // level 2 is no tutorial, and random play wins it often: a failed verdict
+    expect(JSON.parse(start.stdout).python).toMatchObject({ levelStart: 'played' });
+    const bad = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION2', '--json']);
+    expect(JSON.parse(bad.stdout).python).toMatchObject({ levelStart: 'set-level', startNote: expect.stringMatching(/does not reach|not at the start/) });
+    const wrong = cli(['explore', fixtureGame('hid1'), '--identity', 'hidden']);
+    expect([wrong.status, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Test support for the Python bridge: where the fixture engine and games are, and TypeScript twins of
+ * the fixture games (a second implementation, so the bridge's graphs are checked against graphs
+ * built another way by bruteForceGraph).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GameAction, type Action, type Game } from '../../src/engine/index.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const FIXTURE_ENGINE = join(ROOT, 'test', 'fixtures', 'python');
+export const fixtureGame = (id: string): string => join(FIXTURE_ENGINE, 'games', id);
+
+/** The real engine and games (../shared/arc, or ARCGRAPH_ARC_ENGINE / ARCGRAPH_ARC_GAMES when set). */
+export const ARC_ENGINE = process.env.ARCGRAPH_ARC_ENGINE || resolve(ROOT, '..', 'shared', 'arc');
+export const ARC_GAMES = process.env.ARCGRAPH_ARC_GAMES || join(ARC_ENGINE, 'environment_files');
+export const hasArc = existsSync(join(ARC_ENGINE, 'arcengine', '__init__.py')) && existsSync(ARC_GAMES);
+
+const blank = (): Uint8Array => new Uint8Array(4096);
+
+/** hid1 (test/fixtures/python/games/hid1) in TypeScript: a track, a hidden charge, won at the end with the goal charge. */
+export const hid1Twin: Game<{ x: number; c: number; level: number }> = {
+  id: 'hid1',
+  title: 'HID1 twin',
+  levels: 2,
+  tutorialLevels: 1,
+  actions: [1, 2, 3],
+  init: (level) => ({ x: 0, c: 0, level }),
+  step(s, a: Action) {
+    const x = a.id === GameAction.ACTION1 ? Math.max(0, s.x - 1) : a.id === GameAction.ACTION2 ? s.x + 1 : s.x;
+    const c = a.id === GameAction.ACTION3 ? (s.c + 1) % 3 : s.c;
+    return { x, c, level: s.level };
+  },
+  status(s) {
+    const [n, goal] = s.level === 1 ? [5, 2] : [4, 1];
+    return s.x < n - 1 ? 'playing' : s.c === goal ? 'won' : 'lost';
+  },
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.x, s.c, s.level),
+  decode: (b) => ({ x: b[0], c: b[1], level: b[2] }),
+};
+
+/** clk1 in TypeScript: the display-to-grid mapping of a 10x8 camera at scale 6, button, bar, trap. */
+export const clk1Twin: Game<{ count: number; mark: number; lost: boolean }> = {
+  id: 'clk1',
+  title: 'CLK1 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [6],
+  init: () => ({ count: 0, mark: -1, lost: false }),
+  step(s, a: Action) {
+    const scale = 6;
+    const [xo, yo] = [2, 8];
+    const next = { ...s };
+    const gx = Math.floor((a.x! - xo) / scale);
+    const gy = Math.floor((a.y! - yo) / scale);
+    if (a.x! >= xo && a.y! >= yo && gx < 10 && gy < 8) {
+      if (gx >= 1 && gx <= 2 && gy >= 1 && gy <= 2) next.count = (s.count + 1) % 3;
+      else if (gx >= 5 && gx <= 7 && gy === 5) next.mark = gx - 5;
+      else if (gx === 9 && gy === 0) next.lost = true;
+    }
+    return next;
+  },
+  status: (s) => (s.lost ? 'lost' : s.count === 2 && s.mark === 2 ? 'won' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.count, s.mark + 1, s.lost ? 1 : 0),
+  decode: (b) => ({ count: b[0], mark: b[1] - 1, lost: b[2] === 1 }),
+};
+
+/** gen1 in TypeScript: a walker on a track of 4 that counts its moves; the end wins before the seventh move. */
+export const gen1Twin: Game<{ x: number; moves: number }> = {
+  id: 'gen1',
+  title: 'GEN1 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [1, 2],
+  init: () => ({ x: 0, moves: 0 }),
+  step: (s, a: Action) => ({ x: Math.max(0, Math.min(3, s.x + (a.id === GameAction.ACTION2 ? 1 : -1))), moves: s.moves + 1 }),
+  status: (s) => (s.moves >= 7 ? 'lost' : s.x === 3 ? 'won' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.x, s.moves),
+  decode: (b) => ({ x: b[0], moves: b[1] }),
+};

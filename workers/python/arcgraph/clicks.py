@@ -1,0 +1,49 @@
+"""Click classes: the 4,096 cells partitioned by what each shows through the camera (the letterbox, or
+the stack of sprites over its grid cell with the pixel each one has there), so a class's cells are
+candidates for one effect. The expand kernel verifies classes by stepping samples (kernels.py)."""
+import numpy as np
+
+GRID = 64
+_MIX = np.int64(-7046029254386353131)  # an odd 64-bit multiplier (0x9E3779B97F4A7C15 as int64)
+_LETTERBOX = np.int64(0x5BD1E995)
+
+
+def partition(game):
+    """(codes, classes): each cell's class code, and the classes as (first cell, cell count, cells)
+    in the order of their first cell (row-major)."""
+    codes = cell_codes(game).ravel()
+    order = np.argsort(codes, kind='stable')
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_codes[1:] != sorted_codes[:-1])))
+    ends = np.append(starts[1:], len(order))
+    classes = []
+    for s, e in zip(starts.tolist(), ends.tolist()):
+        cells = order[s:e]  # ascending cell order (stable sort)
+        classes.append((int(cells[0]), e - s, cells))
+    classes.sort(key=lambda c: c[0])
+    return classes
+
+
+def cell_codes(game):
+    camera = game.camera
+    scale, x_off, y_off = camera._calculate_scale_and_offset()
+    width, height = camera.width, camera.height
+    view = np.zeros((height, width), dtype=np.int64)
+    cam_x, cam_y = camera.x, camera.y
+    with np.errstate(over='ignore'):
+        for i, sprite in enumerate(game.current_level.get_sprites()):
+            pixels = sprite.render()
+            h, w = pixels.shape
+            rx, ry = sprite.x - cam_x, sprite.y - cam_y
+            x0, y0 = max(0, rx), max(0, ry)
+            x1, y1 = min(width, rx + w), min(height, ry + h)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            sub = pixels[y0 - ry:y1 - ry, x0 - rx:x1 - rx].astype(np.int64)
+            region = view[y0:y1, x0:x1]
+            region *= _MIX
+            region += (i + 1) * 32 + sub + 2
+        display = np.full((GRID, GRID), _LETTERBOX, dtype=np.int64)
+        scaled = np.repeat(np.repeat(view, scale, axis=0), scale, axis=1) if scale > 1 else view
+        display[y_off:y_off + scaled.shape[0], x_off:x_off + scaled.shape[1]] = scaled[:GRID - y_off, :GRID - x_off]
+    return display

@@ -1,0 +1,153 @@
+"""The expand kernel: a batch of snapshots, each stepped through every move (clicks over verified
+classes), successors identified and merged in the record layout of src/explorer/expand.ts."""
+import zlib
+from array import array
+
+from .clicks import partition
+from .runtime import CLICK_BASE, PLAYING, GameError, settled
+
+CELLS = 4096
+
+
+class Records:
+    """One record per distinct successor of each state, as ExpandResult (src/explorer/expand.ts)."""
+
+    def __init__(self):
+        self.latest = {}  # digest -> latest record index
+        self.digests = []
+        self.keys = array('B')
+        self.cells = array('H')
+        self.action = array('H')
+        self.outcome = array('B')
+        self.node = array('i')
+        self.bytes = []
+        self.bytes_end = array('I')
+        self.length = 0
+
+    def add(self, digest, keys, cells, action, outcome, node, data):
+        self.latest[digest] = len(self.digests)
+        self.digests.append(digest)
+        self.keys.append(keys)
+        self.cells.append(cells)
+        self.action.append(action)
+        self.outcome.append(outcome)
+        self.node.append(node)
+        if data is not None:
+            self.bytes.append(data)
+            self.length += len(data)
+        self.bytes_end.append(self.length)
+
+
+class Expander:
+    def __init__(self, rt):
+        self.rt = rt
+        self.current = CLICK_BASE  # the action being stepped (named when a step fails)
+        # Successors this process already sent in this exploration: the explorer merges batches in
+        # order, so it knows them by the time it merges a later batch of this process, and their
+        # snapshots need not be made or sent again.
+        self.exploration = None
+        self.sent = set()
+        self.collisions = None
+
+    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None):
+        rt = self.rt
+        if exploration != self.exploration or len(self.sent) > 4_000_000:
+            self.exploration = exploration
+            self.sent = set()
+            if rt.identity.mode == 'frame':
+                from .markov import Collisions
+                self.collisions = Collisions(rt)
+        sent = self.sent if exploration is not None else None
+        rec = Records()
+        steps = array('I')
+        record_ends = array('I')
+        stats = {'classes': 0, 'samples': 0, 'split': 0, 'splitCells': 0}
+        error = None
+        keys = [a for a in rt.actions if a != 6]
+        has_clicks = 6 in rt.actions
+        for s, snap in enumerate(snapshots):
+            rt.progress.item = s
+            first = len(rec.digests)
+            taken = 0
+            self.current = keys[0] if keys else CLICK_BASE
+
+            def outcome_of(code):
+                self.current = code
+                live = rt.restore(snap)
+                fd = rt.step(live, code)
+                return live, fd, rt.digest(live, settled(fd))
+
+            def record(code, bit, cells, result):
+                live, fd, d = result
+                if self.collisions is not None:
+                    self.collisions.see(d, live, settled(fd))
+                r = rec.latest.get(d, -1)
+                if r >= first:
+                    if cells:
+                        rec.cells[r] += cells
+                    else:
+                        rec.keys[r] |= bit
+                    return
+                if r >= 0:
+                    node = -2 - r if rec.node[r] == -1 else rec.node[r]
+                    rec.add(d, bit, cells, code, rec.outcome[r], node, None)
+                    return
+                o = rt.status(live[0], fd, level)
+                if o != PLAYING or sent is None:
+                    rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
+                elif d in sent:
+                    rec.add(d, bit, cells, code, o, -1, b'')
+                else:
+                    sent.add(d)
+                    rec.add(d, bit, cells, code, o, -1, rt.pack(live))
+
+            try:
+                for a in keys:
+                    taken += 1
+                    record(a, 1 << a, 0, outcome_of(a))
+                if has_clicks:
+                    if clicks == 'all':
+                        for cell in range(CELLS):
+                            taken += 1
+                            record(CLICK_BASE + cell, 0, 1, outcome_of(CLICK_BASE + cell))
+                    else:
+                        taken += self.click_classes(snap, record, outcome_of, verify, stats)
+            except GameError as err:
+                error = {'state': s, 'action': self.current, 'message': err.describe(), 'kind': err.kind}
+                break
+            steps.append(taken)
+            record_ends.append(len(rec.digests))
+        return rec, steps, record_ends, error, stats
+
+    def click_classes(self, snap, record, outcome_of, verify, stats):
+        """Steps one cell of each class, and up to `verify` more of each larger class; a class whose
+        samples disagree is split into all its cells. Returns the steps recorded."""
+        rt = self.rt
+        live = rt.restore(snap)
+        classes = partition(live[0])
+        taken = 0
+        salt = zlib.crc32(snap)
+        for k, (first_cell, count, cells) in enumerate(classes):
+            code = CLICK_BASE + first_cell
+            rep = outcome_of(code)
+            stats['classes'] += 1
+            agree = True
+            for j in range(min(verify, count - 1)):
+                # The class's last cell first (farthest from its first: where a position inside the
+                # class would matter most), then pseudo-random ones, chosen by the state's bytes.
+                cell = int(cells[-1]) if j == 0 else int(cells[1 + (salt + 7919 * k + 104729 * j) % (count - 1)])
+                stats['samples'] += 1
+                if outcome_of(CLICK_BASE + cell)[2] != rep[2]:
+                    agree = False
+                    break
+            if agree:
+                taken += 1
+                record(code, 0, count, rep)
+                continue
+            stats['split'] += 1
+            stats['splitCells'] += count
+            for cell in cells.tolist():
+                c = CLICK_BASE + cell
+                taken += 1
+                record(c, 0, 1, rep if c == code else outcome_of(c))
+        return taken

@@ -1,0 +1,351 @@
+"""State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
+(IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
+under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
+import json
+import random
+import re
+import types
+from enum import Enum
+from hashlib import blake2b
+
+import numpy as np
+
+# Engine bookkeeping of ARCBaseGame left out of the walk (see IDENTITY.md).
+GAME_SKIP = frozenset({'_action', '_action_count', '_full_reset', '_action_complete', '_clean_levels', '_levels', '_next_level'})
+# Level's sort cache.
+LEVEL_SKIP = frozenset({'_sorted_sprites', '_need_sort'})
+
+_UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
+# CPython object addresses: 16-byte aligned, far above small counters.
+_ADDRESS_MIN = 1 << 32
+# In JSON text: a number long enough to be an address, or a uuid: the slow walk masks those.
+_MASKED_IN_JSON = re.compile(r'\d{10,}|[0-9a-f]{8}-[0-9a-f]{4}-')
+_JSON = json.JSONEncoder(sort_keys=True, separators=(',', ':'), ensure_ascii=False, check_circular=False)
+_SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
+
+
+def _looks_like_address(v):
+    return v >= _ADDRESS_MIN and v & 0xF == 0 and v < (1 << 48)
+
+
+class _Tracking:
+    """The walk's memo while a key is walked: records what the key adds, so it can be undone."""
+
+    __slots__ = ('memo', 'added')
+
+    def __init__(self, memo, added):
+        self.memo = memo
+        self.added = added
+
+    def get(self, k):
+        return self.memo.get(k)
+
+    def __len__(self):
+        return len(self.memo)
+
+    def __setitem__(self, k, v):
+        self.memo[k] = v
+        self.added.append(k)
+
+
+# How each type is walked (decided once per type).
+INT, STR, NONE, BOOL, FLOAT, BYTES, SEQ, DICT, SET, ARRAY, ENUM, NPINT, NPFLOAT, OBJECT = range(14)
+_KIND_CACHE = {int: INT, str: STR, type(None): NONE, bool: BOOL, float: FLOAT, bytes: BYTES, list: SEQ, tuple: SEQ, dict: DICT, set: SET, frozenset: SET, np.ndarray: ARRAY}
+
+
+def _kind(t):
+    k = _KIND_CACHE.get(t)
+    if k is None:
+        if issubclass(t, Enum):
+            k = ENUM
+        elif issubclass(t, bool):
+            k = BOOL
+        elif issubclass(t, (np.integer, np.bool_)):
+            k = NPINT
+        elif issubclass(t, np.floating):
+            k = NPFLOAT
+        elif issubclass(t, dict):
+            k = DICT
+        elif issubclass(t, (list, tuple)):
+            k = SEQ
+        elif issubclass(t, (set, frozenset)):
+            k = SET
+        elif issubclass(t, int):
+            k = INT
+        elif issubclass(t, str):
+            k = STR
+        else:
+            k = OBJECT
+        _KIND_CACHE[t] = k
+    return k
+
+
+class Walker:
+    """One canonical walk: appends tokens to `out`; objects seen before become back references."""
+
+    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type')
+
+    def __init__(self, shared, game_type, level_type, sprite_type):
+        self.out = []
+        self.seen = {}
+        self.shared = shared
+        self.game_type = game_type
+        self.level_type = level_type
+        self.sprite_type = sprite_type
+
+    def key_bytes(self, value):
+        """A dict key or set member on its own (for sorting). Objects met inside it get back references
+        numbered after the walk's own, forgotten afterwards, so the bytes do not depend on the sort."""
+        k = _kind(type(value))
+        if k <= FLOAT or (type(value) is tuple and all(_kind(type(x)) <= FLOAT for x in value)):
+            out = self.out
+            mark = len(out)
+            self.walk(value)
+            b = out.pop() if len(out) == mark + 1 else b''.join(out[mark:])
+            del out[mark:]
+            return b
+        out = self.out
+        mark = len(out)
+        added = []
+        saved = self.seen
+        self.seen = _Tracking(saved, added)
+        try:
+            self.walk(value)
+        finally:
+            self.seen = saved
+            for key in added:
+                del saved[key]
+        b = b''.join(out[mark:])
+        del out[mark:]
+        return b
+
+    def walk(self, v):
+        out = self.out
+        t = type(v)
+        k = _kind(t)
+        if k == INT:
+            v = int(v)
+            out.append(b'i?;' if _looks_like_address(v) else b'i%d;' % v)
+        elif k == STR:
+            if len(v) == 36 and _UUID.fullmatch(v):
+                out.append(b'u;')
+            else:
+                b = str(v).encode('utf-8', 'surrogatepass')
+                out.append(b's%d:' % len(b))
+                out.append(b)
+        elif k == NONE:
+            out.append(b'N')
+        elif k == BOOL:
+            out.append(b'T' if v else b'F')
+        elif k == FLOAT:
+            out.append(b'f' + repr(float(v)).encode() + b';')
+        elif k == SEQ or k == DICT:
+            if not self.json(v):
+                if t is not list and t is not tuple and t is not dict:
+                    out.append(b'/' + t.__qualname__.encode() + b';')
+                if k == DICT:
+                    self.walk_dict(v)
+                else:
+                    out.append(b'[%d:' % len(v) if isinstance(v, list) else b'(%d:' % len(v))
+                    for item in v:
+                        self.walk(item)
+        elif k == ARRAY:
+            self.walk_array(v)
+        elif k == SET:
+            # Plain values in their own sorted order, as JSON (canonical, and fast); else each member
+            # on its own, sorted by its bytes.
+            try:
+                plain = sorted(v)
+            except TypeError:
+                plain = None
+            if plain is not None and len(plain) >= 8:
+                out.append(b'{')
+                if self.json(plain):
+                    return
+                out.pop()
+            items = sorted(self.key_bytes(x) for x in v)
+            out.append(b'{%d:' % len(items))
+            out.extend(items)
+        elif k == ENUM:
+            out.append(b'e' + t.__qualname__.encode() + b'.' + v.name.encode() + b';')
+        elif k == NPINT:
+            self.walk(int(v))
+        elif k == NPFLOAT:
+            self.walk(float(v))
+        elif k == BYTES:
+            out.append(b'b%d:' % len(v))
+            out.append(bytes(v))
+        else:
+            self.walk_object(v, t)
+
+    def json(self, v):
+        """Plain data (dicts, lists, tuples of strings, numbers, booleans, None) as sorted JSON text, in C:
+        the fast path of big tables. False when `v` holds anything else (or a masked value). Tried only
+        on larger containers whose first item is plain data (a failed try costs more than it saves)."""
+        if len(v) < 8:
+            return False
+        first = next(iter(v.values())) if isinstance(v, dict) else v[0]
+        if _kind(type(first)) > SEQ and _kind(type(first)) != DICT:
+            return False
+        try:
+            text = _JSON.encode(v)
+        except (TypeError, ValueError):
+            return False
+        if _MASKED_IN_JSON.search(text):
+            return False
+        b = text.encode('utf-8', 'surrogatepass')
+        self.out.append(b'J%d:' % len(b))
+        self.out.append(b)
+        return True
+
+    def walk_dict(self, d):
+        out = self.out
+        keyed = [(self.key_bytes(k), k) for k in d]
+        keyed.sort(key=lambda item: item[0])
+        # Keys with equal bytes (masked addresses, uuids) are ordered by their values' bytes, not by
+        # the keys themselves (which would put the process's memory layout into the identity).
+        for i in range(1, len(keyed)):
+            if keyed[i][0] == keyed[i - 1][0]:
+                keyed.sort(key=lambda item: (item[0], self.key_bytes(d[item[1]])))
+                break
+        out.append(b'<%d:' % len(keyed))
+        for kb, k in keyed:
+            out.append(kb)
+            self.walk(d[k])
+
+    def walk_array(self, a):
+        out = self.out
+        kind = a.dtype.kind
+        if kind in 'biu':
+            # Integer arrays by value: int8 and int64 arrays of equal values are equal.
+            if a.dtype.itemsize != 1 or kind == 'u':
+                if a.size == 0 or (a.min() >= -128 and a.max() <= 127):
+                    a = a.astype(np.int8)
+                else:
+                    a = a.astype(np.int64)
+                    out.append(b'w')
+            out.append(b'A' + repr(a.shape).encode() + b':')
+            out.append(np.ascontiguousarray(a).tobytes())
+        elif kind == 'O':
+            out.append(b'Ao' + repr(a.shape).encode() + b':')
+            for x in a.ravel().tolist():
+                self.walk(x)
+        else:
+            out.append(b'A' + a.dtype.str.encode() + repr(a.shape).encode() + b':')
+            out.append(np.ascontiguousarray(a).tobytes())
+
+    def walk_object(self, v, t):
+        out = self.out
+        key = self.shared.get(id(v))
+        if key is not None:
+            out.append(b'S' + repr(key).encode() + b';')
+            return
+        ref = self.seen.get(id(v))
+        if ref is not None:
+            out.append(b'r%d;' % ref)
+            return
+        self.seen[id(v)] = len(self.seen)
+        if t is self.sprite_type:
+            self.walk_sprite(v)
+            return
+        if isinstance(v, (types.FunctionType, types.MethodType, types.BuiltinFunctionType, type, types.ModuleType)):
+            self.walk_callable(v)
+            return
+        if isinstance(v, random.Random):
+            out.append(b'R')
+            self.walk(v.getstate())
+            return
+        if isinstance(v, np.random.Generator):
+            v = v.bit_generator
+        if isinstance(v, np.random.BitGenerator):
+            out.append(b'G')
+            self.walk(v.state)
+            return
+        if isinstance(v, np.random.RandomState):
+            out.append(b'M')
+            self.walk(v.get_state(legacy=False))
+            return
+        out.append(b'O' + t.__module__.encode() + b'.' + t.__qualname__.encode() + b';')
+        if isinstance(v, self.game_type):
+            skip = GAME_SKIP
+            out.append(b'L')
+            self.walk(v._levels[v._current_level_index])
+        elif t is self.level_type:
+            skip = LEVEL_SKIP
+        else:
+            skip = ()
+        attrs = getattr(v, '__dict__', None)
+        names = sorted(attrs) if attrs is not None else []
+        for cls in t.__mro__:
+            slots = cls.__dict__.get('__slots__', ())
+            for slot in (slots,) if isinstance(slots, str) else slots:
+                if slot not in ('__dict__', '__weakref__'):
+                    names.append(slot)
+        for name in names:
+            if name in skip:
+                continue
+            try:
+                value = attrs[name] if attrs is not None and name in attrs else getattr(v, name)
+            except AttributeError:
+                continue
+            out.append(b'.' + name.encode() + b'=')
+            self.walk(value)
+
+    def walk_sprite(self, s):
+        # The engine's Sprite: its fields in a fixed order (uuid names masked), pixels by value.
+        d = s.__dict__
+        self.out.append(b'P')
+        self.walk(d.get('_name'))
+        self.walk(d.get('_tags'))
+        self.out.append(b'%r;%r;%r;%r;%r;%r;%r;' % (d.get('_x'), d.get('_y'), d.get('_layer'), d.get('rotation'), d.get('_scale'), d.get('_mirror_ud'), d.get('_mirror_lr')))
+        self.walk(d.get('_blocking'))
+        self.walk(d.get('_interaction'))
+        self.walk(d.get('pixels'))
+        for k in sorted(k for k in d if k not in _SPRITE_FIELDS):
+            self.out.append(b'.' + k.encode() + b'=')
+            self.walk(d[k])
+
+    def walk_callable(self, v):
+        out = self.out
+        if isinstance(v, types.MethodType):
+            out.append(b'm' + v.__func__.__qualname__.encode() + b';')
+            self.walk(v.__self__)
+        elif isinstance(v, types.FunctionType):
+            out.append(b'c' + v.__module__.encode() + b'.' + v.__qualname__.encode() + b':%d;' % v.__code__.co_firstlineno)
+            for cell in v.__closure__ or ():
+                try:
+                    self.walk(cell.cell_contents)
+                except ValueError:
+                    out.append(b'-')
+        else:
+            out.append(b'c' + str(getattr(v, '__module__', '?')).encode() + b'.' + str(getattr(v, '__qualname__', type(v).__name__)).encode() + b';')
+
+
+class Identity:
+    """Digests of states: `mode` 'state' (frame and game object) or 'frame' (the frame alone)."""
+
+    def __init__(self, registry, game, mode='state'):
+        from arcengine import ARCBaseGame
+        self.shared = registry.ids
+        self.mode = mode
+        self.game_type = ARCBaseGame
+        self.level_type = type(game._clean_levels[0]) if game._clean_levels else None
+        self.sprite_type = None
+        for level in game._clean_levels:
+            for sprite in level.get_sprites():
+                self.sprite_type = type(sprite)
+                break
+            if self.sprite_type:
+                break
+
+    def walk_bytes(self, game):
+        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type)
+        w.walk(game)
+        return b''.join(w.out)
+
+    def digest(self, game, frame):
+        h = blake2b(digest_size=16)
+        h.update(np.ascontiguousarray(frame, dtype=np.int8).tobytes())
+        if self.mode == 'state':
+            h.update(self.walk_bytes(game))
+        return h.digest()

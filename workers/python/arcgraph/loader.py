@@ -1,0 +1,121 @@
+"""Loads one ARC-AGI-3 game: its module (registered in sys.modules so pickle finds its classes), its
+ARCBaseGame subclass and its metadata.json; patches the engine so levels not being played can be shared."""
+import importlib.util
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+
+class LoadError(Exception):
+    """The game cannot be loaded: the Node side reports it as bad input (exit 2)."""
+
+
+def import_engine():
+    try:
+        import arcengine  # noqa: F401
+        from arcengine import ARCBaseGame, ActionInput, GameAction, GameState
+    except Exception as err:  # ImportError, or an engine that fails on import
+        raise LoadError(f'no-engine: cannot import arcengine ({type(err).__name__}: {err})') from err
+    return ARCBaseGame, ActionInput, GameAction, GameState
+
+
+def game_file(path):
+    """The game's <id>.py: `path` itself, or the one .py of a <id>/<version>/ folder, or of the one version of an <id>/ folder."""
+    path = os.path.abspath(path)
+    if os.path.isfile(path):
+        return path
+    if not os.path.isdir(path):
+        raise LoadError(f'no such game: {path}')
+    name = os.path.basename(path.rstrip('/'))
+    own = os.path.join(path, f'{name}.py')
+    if os.path.isfile(own):
+        return own
+    versions = [d for d in sorted(os.listdir(path)) if os.path.isdir(os.path.join(path, d))]
+    if len(versions) == 1:
+        inner = os.path.join(path, versions[0], f'{name}.py')
+        if os.path.isfile(inner):
+            return inner
+    py = [f for f in sorted(os.listdir(path)) if f.endswith('.py')]
+    if len(py) == 1:
+        return os.path.join(path, py[0])
+    raise LoadError(f'{path} is not an ARC game folder (<id>/<version>/<id>.py beside metadata.json)')
+
+
+# Levels registered as shared (pristine, owned by the host): set_level clones one before the game plays it.
+PRISTINE_IDS = set()
+
+
+def patch_engine(base_class):
+    """A level is cloned from `_clean_levels` when play moves onto a shared one, as the engine's own resets do."""
+    if getattr(base_class, '_arcgraph_patched', False):
+        return
+    original = base_class.set_level
+
+    def set_level(self, index):
+        levels = self._levels
+        if 0 <= index < len(levels) and id(levels[index]) in PRISTINE_IDS:
+            levels[index] = self._clean_levels[index].clone()
+        original(self, index)
+
+    base_class.set_level = set_level
+    base_class._arcgraph_patched = True
+
+
+class Game:
+    """The loaded game: module, class and metadata (levels, actions, baseline)."""
+
+    def __init__(self, path, graph_builder=False, seed=0):
+        self.base_class, self.ActionInput, self.GameAction, self.GameState = import_engine()
+        patch_engine(self.base_class)
+        self.file = game_file(path)
+        folder = os.path.dirname(self.file)
+        meta_path = os.path.join(folder, 'metadata.json')
+        self.meta = {}
+        if os.path.isfile(meta_path):
+            with open(meta_path, encoding='utf-8') as f:
+                self.meta = json.load(f)
+        stem = os.path.splitext(os.path.basename(self.file))[0]
+        game_id = str(self.meta.get('game_id') or stem)
+        self.id, _, self.version = game_id.partition('-')
+        self.version = self.version or os.path.basename(folder)
+        np.random.seed(seed)
+        name = 'arcgraph_game_' + re.sub(r'\W', '_', f'{self.id}_{self.version}')
+        spec = importlib.util.spec_from_file_location(name, self.file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as err:
+            raise LoadError(f'{self.file} fails on import: {type(err).__name__}: {err}') from err
+        self.module = module
+        self.graph_builder_flag = hasattr(module, 'GRAPH_BUILDER')
+        if graph_builder and self.graph_builder_flag:
+            module.GRAPH_BUILDER = True
+        classes = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, self.base_class) and c is not self.base_class and c.__module__ == name]
+        if len(classes) != 1:
+            raise LoadError(f'{self.file} defines {len(classes)} ARCBaseGame subclasses, not one')
+        self.cls = classes[0]
+        self.tags = list(self.meta.get('tags') or [])
+        self.title = str(self.meta.get('title') or self.id.upper())
+
+    def new(self):
+        return self.cls()
+
+    def info(self, instance):
+        levels = len(instance._levels)
+        baseline = self.meta.get('baseline_actions')
+        return {
+            'id': self.id,
+            'version': self.version,
+            'title': self.title,
+            'file': self.file,
+            'levels': levels,
+            'actions': sorted(int(a) for a in instance._available_actions),
+            'baseline': baseline if isinstance(baseline, list) else None,
+            'tags': self.tags,
+            'graphBuilder': self.graph_builder_flag,
+            'winScore': instance._win_score,
+        }

@@ -1,0 +1,243 @@
+"""The host's game runtime: one loaded game, its shared registry, snapshots, identity, and stepping
+one action with the engine's own perform_action under a time limit (a soft alarm)."""
+import json
+import mmap
+import os
+import signal
+import struct
+import traceback
+
+import numpy as np
+
+from .identity import Identity
+from .loader import Game
+from .snapshot import Registry, Snapshots
+
+PLAYING, WON, LOST = 0, 1, 2
+PATH = b'\x03'  # the snapshot kind of a game that cannot be pickled: its action path
+RESET = 0
+CLICK_BASE = 8
+
+
+# Set by the wrapped functions of numpy's global RNG (watch_numpy_rng) when a game draws from it.
+RNG_USED = [False]
+
+
+def watch_numpy_rng():
+    """Wraps numpy.random's module functions (the global RandomState) to notice a game drawing from it:
+    only such a game pays for carrying the RNG state in its snapshots (runtime.step)."""
+    import numpy.random as npr
+    glob = npr.mtrand._rand
+    for name in dir(npr):
+        fn = getattr(npr, name)
+        if getattr(fn, '__self__', None) is glob and name not in ('get_state', 'set_state', 'seed'):
+            setattr(npr, name, _watched(fn))
+
+
+def _watched(fn):
+    def draw(*args, **kwargs):
+        RNG_USED[0] = True
+        return fn(*args, **kwargs)
+    draw.__name__ = fn.__name__
+    return draw
+
+
+class StepTimeout(BaseException):
+    """Raised by the alarm inside a step that runs past its limit (BaseException: games catch Exception)."""
+
+
+class GameError(Exception):
+    """A game raised: `where` is the traceback's last frame in the game's file (else the last frame)."""
+
+    def __init__(self, kind, message, where):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.where = where
+
+    def describe(self):
+        return f'{self.message} ({self.where})' if self.where else self.message
+
+
+def _on_alarm(signum, frame):
+    raise StepTimeout()
+
+
+def game_error(err, game_file, seconds=0):
+    """A GameError for an exception a game step raised."""
+    if isinstance(err, StepTimeout):
+        return GameError('timeout', f'a step did not return within {seconds:g} s (stopped by its alarm)', _last_frame(err, game_file))
+    if isinstance(err, MemoryError):
+        return GameError('memory', 'out of memory (MemoryError)', _last_frame(err, game_file))
+    if isinstance(err, RecursionError):
+        return GameError('exception', f'RecursionError: {err}', _last_frame(err, game_file))
+    return GameError('exception', f'{type(err).__name__}: {err}', _last_frame(err, game_file))
+
+
+def _last_frame(err, game_file):
+    frames = traceback.extract_tb(err.__traceback__)
+    if not frames:
+        return ''
+    own = [f for f in frames if f.filename == game_file]
+    f = (own or frames)[-1]
+    return f'{os.path.basename(f.filename)}:{f.lineno} in {f.name}'
+
+
+_PROGRESS = struct.Struct('<IIII')
+
+
+class Progress:
+    """A heartbeat the Node side reads from a file: steps begun, and where the current one is (the batch
+    item, a step within it) and its action, so a step that never returns (even with the alarm blocked)
+    is named when its process is killed."""
+
+    def __init__(self, path):
+        self.map = None
+        self.ticks = 0
+        self.item = 0
+        self.sub = 0
+        if path:
+            with open(path, 'r+b') as f:
+                self.map = mmap.mmap(f.fileno(), _PROGRESS.size)
+
+    def step(self, code):
+        self.ticks += 1
+        if self.map is not None:
+            _PROGRESS.pack_into(self.map, 0, self.ticks & 0xFFFFFFFF, self.item, self.sub, code)
+
+
+class Runtime:
+    def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0, progress=None):
+        watch_numpy_rng()
+        self.progress = Progress(progress)
+        self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
+        L = self.loaded
+        self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
+        self.rng_construct = np.random.get_state()
+        base = L.new()
+        fd = base.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
+        self.registry = Registry(L, base, L.ActionInput())
+        self.registry.adopt(base)
+        self.snapshots = Snapshots(self.registry, compress=compress)
+        self.identity = Identity(self.registry, base, identity)
+        self.info = L.info(base)
+        self.actions = self.info['actions']
+        self.levels = self.info['levels']
+        # The global numpy RNG is part of the state: every step starts from the state's own (PROTOCOL.md).
+        np.random.seed(seed)
+        self.rng_start = np.random.get_state()
+        self.global_at_start = True
+        self.base_frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
+        # A game that cannot be pickled travels as the action path from its level's start (PROTOCOL.md).
+        try:
+            self.base = self._pack(base, None)
+            self.restore(self.base)
+            self.pickling = True
+            self.unpicklable = None
+        except Exception as err:  # noqa: BLE001 - any pickling failure means the fallback
+            self.base = None
+            self.pickling = False
+            self.unpicklable = f'{type(err).__name__}: {err}'
+        self._inputs = {}
+        self.step_limit = 0.0
+        signal.signal(signal.SIGALRM, _on_alarm)
+
+    # -- snapshots: the game object and the global numpy RNG state it holds (None: the start state)
+
+    def _pack(self, game, rng):
+        return self.snapshots.dumps(game, rng)
+
+    def pack(self, live):
+        if self.pickling:
+            return self._pack(live[0], live[1])
+        return PATH + json.dumps({'start': live[3], 'path': live[2]}, separators=(',', ':')).encode()
+
+    def restore(self, snapshot):
+        if snapshot[0] == PATH[0]:
+            # Replayed from the level's start: a fresh game, the start rebuilt, then the path.
+            from .levels import level_start
+            recipe = json.loads(bytes(snapshot[1:]))
+            start = recipe['start']
+            live = level_start(self, start['level'], start.get('path'))[0]
+            for code in recipe['path']:
+                self.step(live, code)
+            return live
+        obj = self.snapshots.loads(snapshot)
+        return list(obj) if type(obj) is tuple else [obj, None]
+
+    def fresh(self):
+        """A live state at level 1's start (after RESET)."""
+        if self.pickling:
+            return self.restore(self.base)
+        np.random.set_state(self.rng_construct)
+        game = self.loaded.new()
+        game.perform_action(self.ActionInput(id=self.GameAction.RESET), raw=True)
+        self.global_at_start = False
+        return [game, None, [], {'level': 1}]
+
+    def action_input(self, code):
+        a = self._inputs.get(code)
+        if a is None:
+            if code < CLICK_BASE:
+                a = self.ActionInput(id=self.GameAction.from_id(code))
+            else:
+                cell = code - CLICK_BASE
+                a = self.ActionInput(id=self.GameAction.ACTION6, data={'x': cell % 64, 'y': cell // 64})
+            self._inputs[code] = a
+        return a
+
+    def step(self, live, code, limit=None):
+        """Plays action `code` on live state [game, rng] in place; returns the engine's FrameDataRaw.
+        Raises GameError for an exception, a timeout or running out of memory."""
+        rng = live[1]
+        if rng is not None:
+            np.random.set_state(rng)
+            self.global_at_start = False
+        elif not self.global_at_start:
+            np.random.set_state(self.rng_start)
+            self.global_at_start = True
+        RNG_USED[0] = False
+        self.progress.step(code)
+        seconds = self.step_limit if limit is None else limit
+        if seconds > 0:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            fd = live[0].perform_action(self.action_input(code), raw=True)
+        except BaseException as err:
+            if isinstance(err, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise game_error(err, self.loaded.file, seconds) from None
+        finally:
+            if seconds > 0:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        if RNG_USED[0]:
+            live[1] = np.random.get_state()
+            self.global_at_start = False
+        if len(live) > 2:
+            live[2].append(code)
+        return fd
+
+    def status(self, game, fd, level):
+        """Of a successor while exploring `level`: won once levels_completed passes level-1 (or WIN)."""
+        state = fd.state
+        if state == self.GameState.GAME_OVER:
+            return LOST
+        if state == self.GameState.WIN or game._score > level - 1:
+            return WON
+        return PLAYING
+
+    def digest(self, live, frame):
+        game, rng = live[0], live[1]
+        d = self.identity.digest(game, frame)
+        if rng is not None:
+            from hashlib import blake2b
+            h = blake2b(d, digest_size=16)
+            h.update(np.asarray(rng[1]).tobytes())
+            h.update(b'%d' % rng[2])
+            d = h.digest()
+        return d
+
+
+def settled(fd):
+    """The settled frame of a step: the last layer (an animation's earlier layers are in between)."""
+    return fd.frame[-1]

@@ -1,0 +1,197 @@
+"""Snapshots: how a game state travels. A pickle of the game object in which the levels not being
+played, `_clean_levels` and the module's own sprites and levels are shared (the host holds them, the
+pickle names them), enum members go by name and local functions by their code and closure."""
+import io
+import pickle
+import types
+import zlib
+from enum import Enum
+
+from .loader import PRISTINE_IDS
+
+PICKLE = 1
+PICKLE_ZLIB = 2
+
+_REGISTRY = {}  # key -> shared object, the same in every host process of a game
+_CODE = {}  # code key -> code object of the game's module
+
+
+def _shared(key):
+    return _REGISTRY[key]
+
+
+def _code(key):
+    return _CODE[key]
+
+
+def _new_function(code_key, module_name, name, cells):
+    import sys
+    closure = tuple(types.CellType() for _ in range(cells)) or None
+    return types.FunctionType(_CODE[code_key], sys.modules[module_name].__dict__, name, None, closure)
+
+
+def _set_function_state(fn, state):
+    defaults, kwdefaults, contents, attrs = state
+    fn.__defaults__ = defaults
+    fn.__kwdefaults__ = kwdefaults
+    for cell, value in zip(fn.__closure__ or (), contents):
+        if value is not _EMPTY:
+            cell.cell_contents = value
+    fn.__dict__.update(attrs)
+    return fn
+
+
+class _Empty:
+    def __reduce__(self):
+        return (_empty, ())
+
+
+def _empty():
+    return _EMPTY
+
+
+_EMPTY = _Empty()
+
+
+def _code_key(code):
+    return ('K', code.co_filename, code.co_qualname, code.co_firstlineno)
+
+
+def _register_code(code):
+    _CODE[_code_key(code)] = code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _register_code(const)
+
+
+class Registry:
+    """What every snapshot of this game shares: built the same way in every host process."""
+
+    def __init__(self, loaded, base, action_input):
+        self.ids = {}
+        self.levels = []
+        self.add(('A',), action_input)
+        for i, level in enumerate(base._clean_levels):
+            self.add(('C', i), level)
+        for i, clean in enumerate(base._clean_levels):
+            pristine = clean.clone()
+            self.levels.append(pristine)
+            self.add(('L', i), pristine)
+            PRISTINE_IDS.add(id(pristine))
+        level_type = type(base._clean_levels[0]) if base._clean_levels else None
+        sprite_type = _sprite_type(base)
+        shareable = tuple(t for t in (level_type, sprite_type) if t is not None)
+        for name, value in sorted(vars(loaded.module).items()):
+            if isinstance(value, shareable):
+                self.add(('G', name), value)
+            elif isinstance(value, dict):
+                for k, v in value.items():
+                    if isinstance(v, shareable) and isinstance(k, (str, int)):
+                        self.add(('G', name, k), v)
+            elif isinstance(value, (list, tuple)):
+                for k, v in enumerate(value):
+                    if isinstance(v, shareable):
+                        self.add(('G', name, k), v)
+            elif isinstance(value, types.FunctionType) and value.__module__ == loaded.module.__name__:
+                _register_code(value.__code__)
+        for value in vars(loaded.module).values():
+            if isinstance(value, type) and value.__module__ == loaded.module.__name__:
+                for attr in vars(value).values():
+                    fn = getattr(attr, '__func__', attr)
+                    if isinstance(fn, property):
+                        for f in (fn.fget, fn.fset, fn.fdel):
+                            if isinstance(f, types.FunctionType):
+                                _register_code(f.__code__)
+                    elif isinstance(fn, types.FunctionType):
+                        _register_code(fn.__code__)
+
+    def add(self, key, obj):
+        if id(obj) not in self.ids:
+            self.ids[id(obj)] = key
+            _REGISTRY[key] = obj
+
+    def adopt(self, game):
+        """Points the levels this state does not play at the shared pristine ones (games never touch them)."""
+        current = game._current_level_index
+        levels = game._levels
+        for i in range(min(len(levels), len(self.levels))):
+            if i != current:
+                levels[i] = self.levels[i]
+
+
+def _sprite_type(base):
+    for level in base._clean_levels:
+        for sprite in level.get_sprites():
+            return type(sprite)
+    return None
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file, shared):
+        super().__init__(file, protocol=5)
+        self.shared = shared
+
+    def reducer_override(self, obj):
+        key = self.shared.get(id(obj))
+        if key is not None:
+            return (_shared, (key,))
+        t = type(obj)
+        if t is types.FunctionType:
+            qualname = obj.__qualname__
+            if '<locals>' not in qualname and '<lambda>' not in qualname:
+                return NotImplemented
+            code_key = _code_key(obj.__code__)
+            if code_key not in _CODE:
+                _register_code(obj.__code__)
+            cells = obj.__closure__ or ()
+            contents = tuple(_cell_value(c) for c in cells)
+            state = (obj.__defaults__, obj.__kwdefaults__, contents, dict(obj.__dict__))
+            return (_new_function, (code_key, obj.__module__, obj.__name__, len(cells)), state, None, None, _set_function_state)
+        if t is types.CodeType:
+            key = _code_key(obj)
+            _CODE.setdefault(key, obj)
+            return (_code, (key,))
+        if isinstance(obj, Enum):
+            return (getattr, (t, obj.name))
+        return NotImplemented
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY
+
+
+class Snapshots:
+    """Pickles and unpickles game states against the registry; `compress` adds zlib level 1."""
+
+    def __init__(self, registry, compress=False):
+        self.registry = registry
+        self.compress = compress
+        self.shared_action = _REGISTRY[('A',)]
+
+    def dumps(self, game, extra=None):
+        """The game object, or (game, extra) when extra is not None."""
+        # The last action is engine bookkeeping, set again before every step: never worth its bytes.
+        action = game._action
+        game._action = self.shared_action
+        try:
+            buf = io.BytesIO()
+            buf.write(b'\x01')
+            _Pickler(buf, self.registry.ids).dump(game if extra is None else (game, extra))
+        finally:
+            game._action = action
+        data = buf.getvalue()
+        if self.compress:
+            return b'\x02' + zlib.compress(memoryview(data)[1:], 1)
+        return data
+
+    def loads(self, data):
+        kind = data[0]
+        body = memoryview(data)[1:]
+        if kind == PICKLE_ZLIB:
+            body = zlib.decompress(body)
+        elif kind != PICKLE:
+            raise ValueError(f'not a pickled snapshot (kind {kind})')
+        return pickle.loads(body)

@@ -1,0 +1,92 @@
+"""The walks kernel: seeded random episodes from a level's start (Monte Carlo), drawn as
+src/player/episodes.ts draws them, played with the engine's perform_action."""
+from array import array
+
+from .rng import Rng, draw_action
+from .runtime import CLICK_BASE, PLAYING, WON, GameError
+
+WALK_WON, WALK_LOST, WALK_CUT, WALK_THREW = 1, 2, 3, 4
+
+
+def code_of(move):
+    a, x, y = move
+    return CLICK_BASE + y * 64 + x if a == 6 else a
+
+
+def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
+    """Episodes first..first+count-1: their steps and ends (an exception ends the batch: `error` names
+    the episode, its actions and the step). `timing` collects the slowest steps."""
+    available = set(rt.actions)
+    steps = array('I')
+    end = array('B')
+    error = None
+    for i in range(count):
+        rt.progress.item = i
+        rng = Rng(seed, first + i)
+        live = rt.restore(start)
+        n = 0
+        outcome = WALK_CUT
+        taken = []
+        try:
+            while n < max_steps:
+                move = draw_action(rng, choices, available)
+                n += 1
+                if move is None:
+                    continue
+                code = code_of(move)
+                taken.append(code)
+                fd = timing.step(rt, live, code, first + i, taken)
+                o = rt.status(live[0], fd, level)
+                if o != PLAYING:
+                    outcome = WALK_WON if o == WON else WALK_LOST
+                    break
+        except GameError as err:
+            steps.append(n)
+            end.append(WALK_THREW)
+            error = {'episode': first + i, 'actions': taken, 'message': err.describe(), 'kind': err.kind}
+            break
+        steps.append(n)
+        end.append(outcome)
+    return steps, end, error
+
+
+class Timing:
+    """Steps timed: the count and seconds of all, and the slowest few with the episode and the actions
+    that reproduce each (the performance profile)."""
+
+    def __init__(self, keep=5):
+        import time
+        self.clock = time.perf_counter
+        self.keep = keep
+        self.count = 0
+        self.seconds = 0.0
+        self.frames = 0
+        self.slowest = []  # (seconds, where, actions)
+        self.last = 0.0
+
+    def step(self, rt, live, code, where, taken=None):
+        """Steps and times one action; `where` (and the actions `taken` so far, if given) name a slow one."""
+        t = self.clock()
+        fd = rt.step(live, code)
+        self.last = dt = self.clock() - t
+        self.count += 1
+        self.seconds += dt
+        self.frames += len(fd.frame)
+        if len(self.slowest) < self.keep or dt > self.slowest[-1][0]:
+            self.slowest.append((dt, where, list(taken) if taken is not None else None))
+            self.slowest.sort(key=lambda s: -s[0])
+            del self.slowest[self.keep:]
+        return fd
+
+    def report(self):
+        out = []
+        for seconds, where, actions in self.slowest:
+            entry = {'seconds': seconds}
+            if isinstance(where, tuple):
+                entry['walk'], entry['step'] = where
+            else:
+                entry['episode'] = where
+            if actions is not None:
+                entry['actions'] = actions
+            out.append(entry)
+        return {'steps': self.count, 'seconds': self.seconds, 'frames': self.frames, 'slowest': out}
