@@ -1,7 +1,7 @@
 import graphology from 'graphology';
 import { playerMoves, type Game } from '../src/engine/index.js';
 import type { LoadedGame } from '../src/suite/index.js';
-import { exploreGraph } from '../src/explorer/index.js';
+import { COORDINATOR_CLAIMS, exploreGraph } from '../src/explorer/index.js';
 import { rawLoopThreads } from './ceiling.js';
 import { collectGarbage, perRound, timing, type Timing } from './measure.js';
 import { bfsStates } from './raw.js';
@@ -40,8 +40,10 @@ export interface ExplorerBench {
   raw: Timing;
   naive: Timing;
   naiveMaxNodes: number;
-  /** Transitions per second by worker count. */
+  /** Transitions per second by worker count (the default claim mode, see COORDINATOR_CLAIMS). */
   workers: { workers: number; transitions: Timing; states: Timing; bytesPerState: number }[];
+  /** At 2 workers, the claim mode the default does not pick there, and its per-round ratio to the default. */
+  otherClaim: { workers: number; claimIn: 'workers' | 'coordinator'; transitions: Timing; vsDefault: Timing } | null;
   /**
    * Ratios taken within each round (rounds run every configuration back to back, so the shared
    * machine's slow drift cancels), with their medians: 1 worker to the raw loop and to the naive
@@ -68,6 +70,9 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
   const naive: number[] = [];
   const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0 }));
   const ceiling = workerCounts.map(() => [] as number[]);
+  const two = workerCounts.indexOf(2);
+  const otherMode = two >= 0 ? (2 <= COORDINATOR_CLAIMS ? 'workers' : 'coordinator') : null;
+  const other: number[] = [];
   for (let round = 0; round <= reps; round++) {
     const keep = round > 0;
     for (const [i, k] of workerCounts.entries()) {
@@ -84,6 +89,11 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
       if (!keep) continue;
       runs[i].transitions.push(result.transitionsPerSecond);
       runs[i].states.push(result.nodes / result.seconds);
+    }
+    if (otherMode) {
+      collectGarbage();
+      const { result } = await exploreGraph(loaded, { level, workers: 2, maxNodes, claimIn: otherMode });
+      if (keep) other.push(result.transitionsPerSecond);
     }
   }
   const one = runs[0].transitions;
@@ -102,5 +112,6 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
       vsOneWorker: workerCounts.map((k, i) => ({ workers: k, ratio: perRound(runs[i].transitions, one) })),
     },
     ceiling: workerCounts.map((k, i) => ({ threads: k, transitions: timing(ceiling[i]), vsOneThread: perRound(ceiling[i], raw) })),
+    otherClaim: otherMode ? { workers: 2, claimIn: otherMode, transitions: timing(other), vsDefault: perRound(other, runs[two].transitions) } : null,
   };
 }

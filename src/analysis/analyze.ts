@@ -61,7 +61,7 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
   const n = graph.nodeCount;
   const { flags } = graph;
   const rev = reverseEdges(graph);
-  const search = searchFromRoot(graph);
+  const search = searchFromRoot(graph, rev);
 
   const wins = new Uint8Array(n);
   let frontier = 0;
@@ -70,7 +70,8 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
     if (flags[v] & NodeFlag.WON) wins[v] = 1;
     if (isFrontier(flags[v])) {
       frontier++;
-      if (search.dist[v] >= 0) nearestFrontier = Math.min(nearestFrontier, search.dist[v]);
+      const d = search.dist(v);
+      if (d >= 0) nearestFrontier = Math.min(nearestFrontier, d);
     }
   }
   const expandedPlaying = (u: number): boolean => (flags[u] & (TERMINAL | NodeFlag.EXPANDED)) === NodeFlag.EXPANDED;

@@ -24,8 +24,14 @@ const EPSILON = 2 ** -52;
  */
 export function winWithin(graph: StateGraph, weights: TransitionWeights, search: RootSearch, k: number, frontier: number): WithinK {
   const n = graph.nodeCount;
-  const near: number[] = [];
-  for (let v = 0; v < n; v++) if (search.dist[v] >= 0 && search.dist[v] <= k) near.push(v);
+  let count = 0;
+  const within = (v: number): boolean => {
+    const d = search.dist(v);
+    return d >= 0 && d <= k;
+  };
+  for (let v = 0; v < n; v++) if (within(v)) count++;
+  const near = new Int32Array(count);
+  for (let v = 0, i = 0; v < n; v++) if (within(v)) near[i++] = v;
   const complete = frontier === 0;
   if (complete) {
     const exact = exactWithin(graph, weights, near, k);
@@ -34,10 +40,18 @@ export function winWithin(graph: StateGraph, weights: TransitionWeights, search:
   return { k, lower: floatWithin(graph, weights, near, k, 0, -1), upper: floatWithin(graph, weights, near, k, 1, 1) };
 }
 
-function exactWithin(graph: StateGraph, weights: TransitionWeights, near: number[], k: number): ReturnType<typeof fraction> | null {
+function exactWithin(graph: StateGraph, weights: TransitionWeights, near: Int32Array, k: number): ReturnType<typeof fraction> | null {
   const budget = exactBudget();
   // numbers grow to D^k: do not even build it when it is past the size cap
   if (k * Math.log2(weights.denominator) >= budget.maxBits) return null;
+  // each node costs at least one unit of work a step: when that alone is past the budget, do not
+  // start (this also keeps the Maps below V8's 2^24 entries)
+  try {
+    exactBudget().spend(1n, near.length * Math.max(1, k));
+  } catch (err) {
+    if (err instanceof BudgetExceeded) return null;
+    throw err;
+  }
   const D = BigInt(weights.denominator);
   try {
     let prev = new Map<number, bigint>();
@@ -76,7 +90,7 @@ function exactWithin(graph: StateGraph, weights: TransitionWeights, near: number
 function floatWithin(
   graph: StateGraph,
   weights: TransitionWeights,
-  near: number[],
+  near: Int32Array,
   k: number,
   frontierValue: 0 | 1,
   direction: -1 | 1,

@@ -45,7 +45,7 @@ export function transitionWeights(graph: StateGraph, policy: Policy): Transition
   const { nodeCount, edgeStart, edgeTarget, edgeKeys, edgeCells, flags, actions } = graph;
   const drawn = policy === 'available' ? actions.length : 7;
   const unavailable = (drawn - actions.length) * CELLS;
-  const clicks = actions.includes(GameAction.ACTION6);
+  const cells = actions.includes(GameAction.ACTION6) ? edgeCells : undefined;
   const weight = new Uint32Array(graph.edgeCount);
   const stay = new Uint32Array(nodeCount);
   let common = drawn * CELLS;
@@ -53,7 +53,7 @@ export function transitionWeights(graph: StateGraph, policy: Policy): Transition
     if ((flags[u] & NodeFlag.EXPANDED) === 0) continue;
     let total = 0;
     for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
-      const w = popcount8(edgeKeys[e]) * CELLS + (clicks ? edgeCells[e] : 0);
+      const w = popcount8(edgeKeys[e]) * CELLS + (cells ? cells[e] : 0);
       total += w;
       if (edgeTarget[e] === u) stay[u] += w;
       else weight[e] = w;

@@ -10,15 +10,12 @@ function compact(n: number, maxEdges: number, actions: StateGraph['actions'], fi
   const g: StateGraph = {
     nodeCount: n,
     edgeCount: 0,
-    edgeStart: new Int32Array(n + 1),
+    edgeStart: new Uint32Array(n + 1),
     edgeTarget: new Int32Array(maxEdges),
     edgeKeys: new Uint8Array(maxEdges),
     edgeCells: new Uint16Array(maxEdges),
     edgeAction: new Uint16Array(maxEdges),
     flags: new Uint8Array(n),
-    depth: new Uint32Array(n),
-    parent: new Int32Array(n).fill(-1),
-    parentAction: new Uint16Array(n),
     actions,
   };
   return { ...g, edgeCount: fill(g) };

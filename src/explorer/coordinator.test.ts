@@ -9,7 +9,7 @@ import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../suite/loader.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
-import { bfsPath } from '../graph/index.js';
+import { bfsPath, depthOf } from '../graph/index.js';
 import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { exportGraph } from '../graph/graphology.js';
@@ -106,6 +106,12 @@ function counting(inner: Expander, ready: () => boolean = () => inner.ready): { 
       return inner.run(task);
     },
   };
+  if (inner.runAndClaim) {
+    expander.runAndClaim = (task, table) => {
+      states += task.ends.length;
+      return inner.runAndClaim!(task, table);
+    };
+  }
   return { expander, states: () => states };
 }
 
@@ -134,37 +140,83 @@ describe('explore', () => {
     expect(successorsOf(graph)).toEqual(truth.successors);
   });
 
-  it('gives the same graph and numbers with 1, 2 or 8 workers and in any completion order', async () => {
-    const loaded = await loadGame(fixture('lights'));
+  it('gives the same graph and numbers with 1, 2, 3, 8 or 16 workers, whoever claims, in any completion order', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    // The reference: one batch at a time on this thread, claimed by the coordinator, a table that never grows.
+    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const expanded = reference.result.nodes - reference.result.terminals.won - reference.result.terminals.lost;
     const runs = [];
-    for (const workers of [1, 2, 8]) {
-      // Every batch goes to the started pool's threads (none is expanded on this thread).
-      const { expander, states } = counting(await startedPool(workers, loaded.module, 2));
-      const run = await exploreGraph(loaded, { level: 2, expander, batchSteps: 200 });
-      expect(states()).toBe(run.result.nodes - run.result.terminals.won - run.result.terminals.lost);
+    let again = 0;
+    for (const [workers, claimIn] of [[1, 'workers'], [2, 'workers'], [3, 'workers'], [8, 'workers'], [16, 'workers'], [2, 'coordinator'], [8, 'coordinator']] as const) {
+      // Every batch goes to the started pool's threads (none is expanded on this thread), through
+      // a table that starts tiny: it grows many times, and batches that find it full are cut
+      // short and their rest expanded again.
+      const { expander, states } = counting(await startedPool(workers, loaded.module, 1));
+      const run = await exploreGraph(loaded, { level: 1, expander, batchSteps: 300, claimIn, tableSlots: 1024 });
+      expect(states()).toBeGreaterThanOrEqual(expanded);
+      again += states() - expanded;
       runs.push(run);
     }
+    expect(again).toBeGreaterThan(0);
     let seed = 7;
     const jitter = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5);
-    runs.push(await exploreGraph(loaded, { level: 2, expander: inlineExpander(loaded.game, jitter), batchSteps: 100 }));
-    for (const run of runs.slice(1)) {
-      expect(stable(run.result)).toEqual(stable(runs[0].result));
-      expect(arrays(run.graph)).toEqual(arrays(runs[0].graph));
+    runs.push(await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game, jitter), batchSteps: 100, tableSlots: 600 }));
+    for (const run of runs) {
+      expect(stable(run.result)).toEqual(stable(reference.result));
+      expect(arrays(run.graph)).toEqual(arrays(reference.graph));
     }
+  });
+
+  it('claims for an expander that cannot reach the table and repeats successors within a batch, with the same result', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    // Like a Python game's processes: plain ExpandResult records, a successor that an earlier state
+    // of the batch reached sent again in full (node -1, its bytes) rather than as a pointer.
+    const inner = inlineExpander(loaded.game);
+    const repeating: Expander = {
+      workers: 3,
+      ready: true,
+      async run(task) {
+        const r = await inner.run(task);
+        const node = r.node.slice();
+        const outcome = r.outcome.slice();
+        const chunks: Uint8Array[] = [];
+        const bytesEnd = new Uint32Array(node.length);
+        let length = 0;
+        for (let k = 0; k < node.length; k++) {
+          let j = k;
+          while (r.node[j] <= -2) j = -2 - r.node[j];
+          node[k] = -1;
+          outcome[k] = r.outcome[j];
+          const bytes = r.bytes.subarray(j > 0 ? r.bytesEnd[j - 1] : 0, r.bytesEnd[j]);
+          chunks.push(bytes);
+          bytesEnd[k] = length += bytes.length;
+          if (k !== j) expect([r.lo[k], r.hi[k]]).toEqual([r.lo[j], r.hi[j]]);
+        }
+        const bytes = new Uint8Array(length);
+        chunks.forEach((c, k) => bytes.set(c, k > 0 ? bytesEnd[k - 1] : 0));
+        return { ...r, node, outcome, bytes, bytesEnd };
+      },
+    };
+    const run = await exploreGraph(loaded, { level: 1, expander: repeating, batchSteps: 500, tableSlots: 700 });
+    expect(stable(run.result)).toEqual(stable(reference.result));
+    expect(arrays(run.graph)).toEqual(arrays(reference.graph));
   });
 
   it('expands on its own thread while the pool starts, with the same result', async () => {
     const loaded = await loadGame(fixture('spread'));
     const plain = await exploreGraph(loaded, { level: 1, workers: 1, expander: inlineExpander(loaded.game), batchSteps: 400 });
-    // A pool that takes the first 30 dispatches to start.
-    let asked = 0;
-    const { expander, states } = counting(inlineExpander(loaded.game), () => ++asked > 30);
-    const cold = await exploreGraph(loaded, { level: 1, expander, batchSteps: 400 });
     const expanded = plain.result.nodes - plain.result.terminals.won - plain.result.terminals.lost;
-    expect(states()).toBeGreaterThan(0);
-    expect(states()).toBeLessThan(expanded);
-    expect(stable(cold.result)).toEqual(stable(plain.result));
-    expect(arrays(cold.graph)).toEqual(arrays(plain.graph));
+    // A pool that takes the first 30 dispatches to start: on this thread, or threads that claim.
+    for (const [inner, claimIn] of [[inlineExpander(loaded.game), 'coordinator'], [await startedPool(2, loaded.module, 1), 'workers']] as const) {
+      let asked = 0;
+      const { expander, states } = counting(inner, () => ++asked > 30);
+      const cold = await exploreGraph(loaded, { level: 1, expander, batchSteps: 400, claimIn });
+      expect(states()).toBeGreaterThan(0);
+      expect(states()).toBeLessThan(expanded);
+      expect(stable(cold.result)).toEqual(stable(plain.result));
+      expect(arrays(cold.graph)).toEqual(arrays(plain.graph));
+    }
   });
 
   it('counts a pool that cannot load the game as started, so its batches fail instead of running here', async () => {
@@ -183,7 +235,7 @@ describe('explore', () => {
       for (const code of bfsPath(graph, u)) s = loaded.game.step(s, code < 8 ? { id: code as GameAction } : parseAction(`6@${(code - 8) % 64},${Math.floor((code - 8) / 64)}`));
       const fp = fingerprint(loaded.game.encode(s));
       expect([fp.lo, fp.hi]).toEqual([graph.fingerprintLo![u], graph.fingerprintHi![u]]);
-      expect(graph.depth[u]).toBe(bfsPath(graph, u).length);
+      expect(depthOf(graph, u)).toBe(bfsPath(graph, u).length);
     }
   });
 
@@ -195,7 +247,8 @@ describe('explore', () => {
     ];
     for (const [option, measure, reason] of limits) {
       for (const limit of [1, 10, 57, 300, Math.floor(full[measure] / 2), full[measure] - 1]) {
-        const a = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: limit })).result;
+        // Workers that claim against a coordinator that claims: the same stop.
+        const a = (await exploreGraph(loaded, { level: 2, workers: 3, claimIn: 'workers', batchSteps: 300, [option]: limit })).result;
         const b = (await exploreGraph(loaded, { level: 2, workers: 1, [option]: limit })).result;
         expect(a[measure]).toBeLessThanOrEqual(limit);
         expect(stable(a)).toEqual(stable(b));
@@ -206,6 +259,25 @@ describe('explore', () => {
       const exact = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: full[measure] })).result;
       expect(exact.fullyExplored).toBe(true);
     }
+  });
+
+  it('stops at the memory budget with a consistent partial graph, and runs to the end within a generous one', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const full = await exploreGraph(loaded, { level: 1, workers: 2 });
+    // A budget the process is already past: it stops after the first batch it merges.
+    const { result, graph } = await exploreGraph(loaded, { level: 1, workers: 2, maxMemory: process.memoryUsage.rss() / 2 ** 30, batchSteps: 200 });
+    expect(result).toMatchObject({ stopReason: 'max-memory', fullyExplored: false });
+    expect(result.nodes).toBeGreaterThan(1);
+    expect(result.nodes).toBeLessThan(full.result.nodes);
+    // The partial graph is the start of the full one: same numbering, same edges for each expanded node.
+    for (let u = 0; u < graph.nodeCount; u++) {
+      expect(graph.fingerprintLo![u]).toBe(full.graph.fingerprintLo![u]);
+      if (!(graph.flags[u] & NodeFlag.EXPANDED)) continue;
+      const edges = (g: StateGraph) => [...g.edgeTarget.subarray(g.edgeStart[u], g.edgeStart[u + 1])];
+      expect(edges(graph)).toEqual(edges(full.graph));
+    }
+    const roomy = await exploreGraph(loaded, { level: 1, workers: 2, maxMemory: 64 });
+    expect(stable(roomy.result)).toEqual(stable(full.result));
   });
 
   it('stops on an abort signal with the partial result', async () => {
@@ -230,7 +302,7 @@ describe('explore', () => {
       expect(g.order).toBe(graph.nodeCount);
       expect(g.size).toBe(graph.edgeCount);
       for (let u = 0; u < graph.nodeCount; u++) {
-        expect(g.getNodeAttribute(String(u), 'depth')).toBe(graph.depth[u]);
+        expect(g.getNodeAttribute(String(u), 'depth')).toBe(depthOf(graph, u));
         const out = g.outNeighbors(String(u)).map(Number).sort((x, y) => x - y);
         const expected = [...new Set(graph.edgeTarget.subarray(graph.edgeStart[u], graph.edgeStart[u + 1]))].sort((x, y) => x - y);
         expect(out).toEqual(expected);
@@ -244,9 +316,9 @@ describe('explore', () => {
     expect(won.length).toBe([...graph.flags].filter((f) => f & NodeFlag.WON).length);
   });
 
-  it('reports a crashing game with an action sequence that reproduces the crash', async () => {
+  it.each(['coordinator', 'workers'] as const)('reports a crashing game with an action sequence that reproduces the crash (%s claiming)', async (claimIn) => {
     const loaded = await loadGame(fixture('boom'));
-    const err = await exploreGraph(loaded, { level: 1, workers: 2 }).catch((e: unknown) => e);
+    const err = await exploreGraph(loaded, { level: 1, workers: 2, claimIn }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GameCrash);
     const crash = err as GameCrash;
     expect(crash.game).toBe('boom');

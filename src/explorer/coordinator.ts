@@ -1,14 +1,17 @@
-import { codeName, collisionProbability, type Game } from '../engine/index.js';
-import { bfsPath, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
+import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
+import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
 import { OrderedRunner } from '../parallel/index.js';
-import { StepOutcome, type ExpandResult } from './expand.js';
+import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { openLevel, type GameSource, type OpenedLevel } from './source.js';
+import { analysisBytes, budgetBytes, MemoryProbe } from './memory.js';
+import { BatchMerger, type Limits, type Merged } from './merge.js';
+import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
+import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
+import { MAX_EDGES, Store } from './store.js';
 import type { PythonExploreInfo } from '../python/index.js';
-import { Store } from './store.js';
 
-export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted';
+export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'max-memory' | 'interrupted';
 
 export interface ExploreOptions {
   /** Level to explore (1-based). */
@@ -20,6 +23,11 @@ export interface ExploreOptions {
   /** Budget of game steps (successor computations). */
   maxSteps?: number;
   maxSeconds?: number;
+  /**
+   * Memory budget in GB (default: 80% of what the machine has free): the exploration stops with
+   * `max-memory` while the process, and the analysis of the graph after it, still fit.
+   */
+  maxMemory?: number;
   /** Stops the exploration cleanly (Ctrl-C): the partial result is returned. */
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
@@ -27,7 +35,28 @@ export interface ExploreOptions {
   expander?: Expander;
   /** Game steps per batch (sets how many states a batch carries). */
   batchSteps?: number;
+  /**
+   * Who claims successors in the shared fingerprint table: the workers as they expand, or the
+   * coordinator as it merges batches. Default: the coordinator for up to COORDINATOR_CLAIMS
+   * workers, else the workers. Results are the same.
+   */
+  claimIn?: 'workers' | 'coordinator';
+  /** Slots the fingerprint table starts with (tests start small to make it grow). */
+  tableSlots?: number;
 }
+
+/**
+ * Up to this many workers, the coordinator claims successors itself, as it merges each batch. A
+ * claim is a cache miss in a table of tens of megabytes (150-300 ns on the 2-core machine, where a
+ * bx19 transition costs about 1.5 us): a worker that claims spends 10-20% more time a transition,
+ * the same CPU the coordinator spends claiming for it, and the coordinator does it on its own
+ * core while one is free (measured: 1 worker 0.8x raw with the coordinator claiming, about 0.7x
+ * with the worker claiming). But one coordinator thread serves only so many workers: the one that
+ * looked up every successor capped 15 workers at 63% of a 16-core machine's ceiling (about 3M
+ * transitions/s, 250 ns a transition). Past four, the workers claim, and the coordinator only
+ * numbers what they report pending and copies edges.
+ */
+export const COORDINATOR_CLAIMS = 4;
 
 export interface Progress {
   nodes: number;
@@ -51,6 +80,7 @@ export interface ExploreResult extends GraphMeasures {
   collisionProbability: number;
   seconds: number;
   transitionsPerSecond: number;
+  /** Bytes of the store at the end of the exploration: fingerprint table, node and edge arrays. */
   storeBytes: number;
   bytesPerState: number;
   /** A real ARC game (Python): how its level started, its identity, how clicks were expanded. */
@@ -69,14 +99,13 @@ export class GameCrash extends Error {
   }
 }
 
-const flagsOf = (outcome: number, lastLevel: boolean): number =>
-  outcome === StepOutcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === StepOutcome.LOST ? NodeFlag.LOST : 0;
-
 /**
- * Breadth-first exploration of one level. Batches of frontier states are expanded by workers in
- * any order, but merged strictly in queue order, so node numbering and every number in the
- * result are the same whatever the worker count or completion order. Limits are checked per node
- * before its successors are merged, so they are never exceeded.
+ * Breadth-first exploration of one level. Workers expand batches of frontier states in any order
+ * and deduplicate their successors in a shared fingerprint table; the coordinator merges batches
+ * strictly in queue order and numbers each new state at the first record that reaches it, so node
+ * numbering and every number in the result are those of a sequential BFS, whatever the worker
+ * count or completion order. Limits are checked per node before its successors are merged, so
+ * they are never exceeded.
  */
 export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
   const opened = await openLevel(source, options.level, options.workers);
@@ -85,139 +114,208 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   return coordinator.finish();
 }
 
-/** A batch handed to a worker: the ids of its states, and whether it was expanded on this thread. */
+/** A batch handed out: its states (kept to expand a remainder again), where it runs, the node count when it left. */
 interface Batch {
   ids: Int32Array;
+  states: Uint8Array;
+  ends: Uint32Array;
+  /** Expanded on this thread (while the pool starts). */
   local: boolean;
+  /** Its worker claims its successors in the table (a ClaimedBatch comes back, else an ExpandResult). */
+  claimed: boolean;
+  /** Every node numbered before the batch left had its id in the table: the batch reports none of them as pending. */
+  nodesBefore: number;
 }
 
-/** One exploration's state: the store of the graph so far, the frontier, the batches in flight and the budgets. */
+/** The table grows by half when its claims pass this share of its slots. */
+const GROW_AT = 0.75;
+
+/** One exploration's state: the store of the graph so far, the shared table, the frontier, the batches in flight and the budgets. */
 class Coordinator {
   private readonly game: Game;
   private readonly store: Store;
+  private table: SharedTable;
   private readonly queue = new FrontierQueue();
+  private readonly merger: BatchMerger;
   private readonly workers: number;
   private readonly expander: Expander;
-  private readonly inflight = new OrderedRunner<Batch, ExpandResult>();
+  private readonly inflight = new OrderedRunner<Batch, ClaimedBatch | ExpandResult>();
   private readonly maxNodes: number;
   private readonly maxEdges: number;
   private readonly maxSteps: number;
   private readonly deadline: number;
+  private readonly budget: number;
+  private readonly memory = new MemoryProbe();
   private readonly started = performance.now();
   // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
   // of a task is then noise, and a batch still takes only tens of milliseconds.
   private readonly targetSteps: number;
   private stepsPerState: number;
-  private steps = 0;
   private expandedCount = 0;
   private stopReason: StopReason | null = null;
   private lastProgress = 0;
+  /** The table must grow before more is claimed: nothing is dispatched until it has. */
+  private growNeeded = false;
+  /** What is left of a batch the table had no room for, to expand again once it has grown. */
+  private remainder: Batch | undefined;
+  private readonly claimInWorkers: boolean;
 
   constructor(
     private readonly opened: OpenedLevel,
     private readonly options: ExploreOptions,
-    root: { bytes: Uint8Array; lo: number; hi: number; status: string },
+    root: RootState,
   ) {
     this.game = opened.game;
+    this.budget = budgetBytes(options.maxMemory);
     this.maxNodes = options.maxNodes ?? Infinity;
     this.maxEdges = options.maxEdges ?? Infinity;
     this.maxSteps = options.maxSteps ?? Infinity;
     this.deadline = options.maxSeconds === undefined ? Infinity : performance.now() + options.maxSeconds * 1000;
-    this.store = new Store(Number.isFinite(this.maxNodes) ? this.maxNodes : undefined);
-    const status = root.status === 'won' ? StepOutcome.WON : root.status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
-    this.store.add(root.lo, root.hi, 0, -1, 0, flagsOf(status, opened.lastLevel));
-    if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
+    const clicks = this.game.actions.includes(GameAction.ACTION6);
+    // Room for a node limit up to 16M from the start, else the columns double from 64K nodes.
+    const nodes = Number.isFinite(this.maxNodes) ? Math.min(this.maxNodes + 1, 2 ** 24) : 2 ** 16;
+    this.store = new Store({ nodes, edges: Math.min(this.maxEdges, 4 * nodes), clicks });
     this.workers = options.expander?.workers ?? opened.workers;
     this.expander = options.expander ?? opened.expander();
+    this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
+    // Room for every thread's reservation block and a state's moves from the start, and for a
+    // node limit (plus the moves of the state merged last) without growing.
+    const moves = this.game.actions.length + (clicks ? CELLS : 0);
+    const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes + 2 * moves : 0, 2 ** 24);
+    this.table = SharedTable.create(options.tableSlots ?? Math.max(2 ** 16, Math.ceil(expected / GROW_AT) + 1, 4 * (this.workers + 1) * (RESERVE_BLOCK + moves)));
+    this.table.reserve(1);
+    this.table.claim(root.lo, root.hi);
+    this.table.setId(this.table.slot, 0);
+    this.table.release();
+    this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.claimInWorkers ? undefined : { makeRoom: (count) => this.makeRoom(count) });
+    this.store.addNode(root.status === 'won' ? NodeFlag.WON | (opened.lastLevel ? NodeFlag.COMPLETE : 0) : root.status === 'lost' ? NodeFlag.LOST : 0, 0);
+    if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
     this.targetSteps = options.batchSteps ?? opened.batchSteps ?? 32_768;
     this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
+    this.limits = {
+      nodes: Math.min(this.maxNodes, MAX_NODES),
+      nodeReason: 'max-nodes',
+      edges: Math.min(this.maxEdges, MAX_EDGES),
+      edgeReason: 'max-edges',
+      steps: this.maxSteps,
+    };
   }
 
   private stop(reason: StopReason): void {
     this.stopReason ??= reason;
   }
 
-  /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
-  private merge(ids: Int32Array, r: ExpandResult): void {
-    const { store, queue } = this;
-    const { lo, hi, keys, cells, action, outcome, node, bytes, bytesEnd, recordEnds } = r;
-    let merged = 0;
-    let first = 0;
-    for (; merged < ids.length && this.stopReason === null; merged++) {
-      const u = ids[merged];
-      if (r.error && r.error.state === merged) {
-        const actions = [...bfsPath(store, u), r.error.action].map(codeName);
-        throw new GameCrash(this.game.id, this.opened.level, actions, r.error.message);
-      }
-      const end = recordEnds[merged];
-      this.checkLimits(r, merged, first, end);
-      if (this.stopReason !== null) break;
-      const depth = store.depth[u] + 1;
-      for (let k = first; k < end; k++) {
-        const v = node[k];
-        if (v <= -2) {
-          // A repeat of an earlier record of this batch, resolved when its state was merged.
-          node[k] = node[-2 - v];
-        } else if (v === -1) {
-          // The successors looked up are distinct within a batch (the worker pointed repeats at
-          // their first record), so a new one is added at the slot its lookup stopped at.
-          const found = store.lookup(lo[k], hi[k]);
-          if (found >= 0) node[k] = found;
-          else {
-            node[k] = store.add(lo[k], hi[k], depth, u, action[k], flagsOf(outcome[k], this.opened.lastLevel), found);
-            if (outcome[k] === StepOutcome.PLAYING) queue.push(node[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
-          }
-        }
-      }
-      this.steps += r.steps[merged];
-      this.expandedCount++;
-      first = end;
-    }
-    store.addExpanded(ids.subarray(0, merged), recordEnds, node, keys, cells, action);
-    this.stepsPerState = Math.max(1, this.steps / Math.max(1, this.expandedCount));
-  }
+  /** The limits merging checks: the user's, or what a graph can hold at most (typed arrays, Int32 ids). */
+  private readonly limits: Limits;
 
-  /** Stops before state `merged` of a batch (its records first..end) if merging it would pass a limit. */
-  private checkLimits(r: ExpandResult, merged: number, first: number, end: number): void {
+  /**
+   * Room in the store for every record of a batch as a new node and an edge, before merging it;
+   * false (and the search stops) when growing would pass the memory budget or the system refuses.
+   */
+  private room(records: number): boolean {
     const { store } = this;
-    if (this.steps + r.steps[merged] > this.maxSteps) this.stop('max-steps');
-    else if (store.edgeCount + end > this.maxEdges) this.stop('max-edges');
-    else if (store.nodeCount + (end - first) > this.maxNodes) {
-      let fresh = 0;
-      for (let k = first; k < end; k++) if (r.node[k] === -1 && store.find(r.lo[k], r.hi[k]) < 0) fresh++;
-      if (store.nodeCount + fresh > this.maxNodes) this.stop('max-nodes');
+    const nodes = Math.min(store.nodeCount + records, this.limits.nodes);
+    const edges = Math.min(store.edgeCount + records, this.limits.edges);
+    const copy = store.growthBytes(nodes, edges);
+    if (copy > 0 && this.memory.rss(this.storeBytes) + copy + analysisBytes(nodes, edges) > this.budget) return false;
+    return store.ensure(nodes, edges);
+  }
+
+  /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
+  private merge(batch: Batch, r: ClaimedBatch | ExpandResult): void {
+    const limits = this.limits;
+    if (!this.room(r.node.length)) return this.stop('max-memory');
+    const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
+    this.expandedCount += done.merged;
+    this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
+    if (done.stop) return this.stop(done.stop);
+    if (done.full) {
+      const start = done.merged > 0 ? batch.ends[done.merged - 1] : 0;
+      this.remainder = { ...batch, ids: batch.ids.subarray(done.merged), states: batch.states.subarray(start), ends: batch.ends.subarray(done.merged).map((e) => e - start) };
+      this.growNeeded = true;
+      return;
+    }
+    if (r.error) {
+      const path = bfsPath(this.store.graph(this.game.actions), batch.ids[done.merged]);
+      throw new GameCrash(this.game.id, this.opened.level, [...path, r.error.action].map(codeName), r.error.message);
     }
   }
 
-  private report(depth: number): void {
+  /** Stops when the process and the analysis of the graph so far would no longer fit the budget. */
+  private checkMemory(): void {
+    const { store } = this;
+    if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget) this.stop('max-memory');
+  }
+
+  /** With the table to itself: grows it now if `count` more entries would pass its load (false when the budget has no room). */
+  private makeRoom(count: number): boolean {
+    if (this.table.claims + count <= GROW_AT * this.table.capacity) return true;
+    this.grow();
+    return this.stopReason === null;
+  }
+
+  /** Rebuilds the table half as large again (no worker may be claiming meanwhile), unless the budget has no room for it. */
+  private grow(): void {
+    const capacity = Math.ceil(this.table.capacity * 1.5);
+    if (this.memory.rss(this.storeBytes) + capacity * 12 + analysisBytes(this.store.nodeCount, this.store.edgeCount) > this.budget) {
+      this.stop('max-memory');
+      return;
+    }
+    this.table = this.table.grown(capacity);
+    this.growNeeded = false;
+  }
+
+  private report(): void {
     const now = performance.now();
     if (!this.options.onProgress || now - this.lastProgress < 250) return;
     this.lastProgress = now;
     const { store } = this;
-    this.options.onProgress({ nodes: store.nodeCount, edges: store.edgeCount, transitions: this.steps, depth, frontier: this.queue.size, seconds: (now - this.started) / 1000, storeBytes: store.bytes });
+    this.options.onProgress({ nodes: store.nodeCount, edges: store.edgeCount, transitions: this.merger.steps, depth: store.layers - 1, frontier: this.queue.size, seconds: (now - this.started) / 1000, storeBytes: this.storeBytes });
+  }
+
+  private get storeBytes(): number {
+    return this.store.bytes + this.table.bytes + this.merger.early.bytes;
+  }
+
+  /** Starts a batch on this thread, or on the expander, where the workers claim its successors or not. */
+  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, local: boolean, first = false): void {
+    const { opened, expander } = this;
+    const claimed = !local && this.claimInWorkers;
+    const batch: Batch = { ids, states, ends, local, claimed, nodesBefore: this.store.nodeCount };
+    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends };
+    const result: Promise<ClaimedBatch | ExpandResult> = local ? Promise.resolve(opened.expandHere!(task)) : claimed ? expander.runAndClaim!(task, this.table.handle) : expander.run(task);
+    if (first) this.inflight.addFirst(batch, result, local);
+    else this.inflight.add(batch, result, local);
   }
 
   /** Hands frontier batches out: up to two per worker running (so a worker never waits for this thread), four per worker unmerged. */
   private dispatch(): void {
     const { queue, inflight, workers, opened } = this;
+    if (this.growNeeded || this.stopReason !== null) return;
     const batchStates = Math.min(4096, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
-    const task = (batch: { states: Uint8Array; ends: Uint32Array }) => ({ module: opened.module ?? '', level: opened.level, states: batch.states, ends: batch.ends });
     if (!this.expander.ready && opened.expandHere) {
       // The pool's threads are still starting: expand a small batch here meanwhile (a small level
       // may be done before they are up), then give the pool's messages a turn.
-      if (this.stopReason === null && queue.size > 0 && inflight.size === 0) {
+      if (queue.size > 0 && inflight.size === 0) {
         const batch = queue.take(Math.ceil(batchStates / 8));
-        inflight.add({ ids: batch.ids, local: true }, Promise.resolve(opened.expandHere(task(batch))), true);
+        this.launch(batch.ids, batch.states, batch.ends, true);
       }
       return;
     }
-    while (this.stopReason === null && queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
+    while (queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      inflight.add({ ids: batch.ids, local: false }, this.expander.run(task(batch)));
+      this.launch(batch.ids, batch.states, batch.ends, false);
     }
+  }
+
+  /** Nodes whose claimer's record is merged, or never will be (those numbered before the oldest batch in flight left). */
+  private settledNodes(): number {
+    let min = this.store.nodeCount;
+    for (const b of this.inflight.tasks) min = Math.min(min, b.nodesBefore);
+    return min;
   }
 
   /**
@@ -228,26 +326,57 @@ class Coordinator {
   async run(): Promise<void> {
     const { inflight } = this;
     while (this.stopReason === null) {
+      // Workers that claim must be idle while the table is rebuilt; others never touch it.
+      if (this.growNeeded && (!this.claimInWorkers || inflight.running === 0)) {
+        this.grow();
+        if (this.stopReason !== null) break;
+      }
+      if (this.remainder && !this.growNeeded) {
+        const { ids, states, ends, local } = this.remainder;
+        this.remainder = undefined;
+        this.launch(ids, states, ends, local, true);
+      }
       this.dispatch();
-      if (inflight.size === 0) break;
-      if (!inflight.headDone) {
+      if (inflight.size === 0 && !this.remainder) break;
+      if (this.remainder || !inflight.headDone) {
         // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
         await inflight.anyFinished();
         continue;
       }
       const { task, result } = (await inflight.next())!;
-      this.merge(task.ids, result);
+      this.merge(task, result);
+      this.merger.early.forgetBelow(this.settledNodes());
+      if (!this.growNeeded && this.table.claims > GROW_AT * this.table.capacity) this.growNeeded = true;
       if (this.options.signal?.aborted) this.stop('interrupted');
       if (performance.now() > this.deadline) this.stop('max-seconds');
-      this.report(this.store.depth[task.ids[task.ids.length - 1]]);
+      this.checkMemory();
+      this.report();
       if (task.local) await new Promise(setImmediate);
     }
   }
 
+  /** Each node's fingerprint, read back from the table (for graphs small enough to keep them). */
+  private fingerprints(): { lo: Uint32Array; hi: Uint32Array } | undefined {
+    const n = this.store.nodeCount;
+    if (n > FINGERPRINT_LIMIT) return undefined;
+    const lo = new Uint32Array(n);
+    const hi = new Uint32Array(n);
+    this.table.forEach((l, h, tag) => {
+      const id = tag - ID_BASE;
+      if (id >= 0 && id < n) {
+        lo[id] = l;
+        hi[id] = h;
+      }
+    });
+    return { lo, hi };
+  }
+
   finish(): { result: ExploreResult; graph: StateGraph } {
-    const { store, steps } = this;
+    const { store } = this;
+    const steps = this.merger.steps;
     const seconds = (performance.now() - this.started) / 1000;
-    const graph = store.graph(this.game.actions);
+    const storeBytes = this.storeBytes;
+    const graph = store.graph(this.game.actions, this.fingerprints());
     const measures = measureGraph(graph);
     const result: ExploreResult = {
       game: this.game.id,
@@ -261,8 +390,8 @@ class Coordinator {
       collisionProbability: collisionProbability(graph.nodeCount, steps),
       seconds,
       transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
-      storeBytes: store.bytes,
-      bytesPerState: store.bytes / graph.nodeCount,
+      storeBytes,
+      bytesPerState: storeBytes / graph.nodeCount,
       ...this.opened.describe?.(),
     };
     return { result, graph };

@@ -2,9 +2,13 @@
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
+import { CLAIMED, type SharedTable } from './shared-table.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
 export const StepOutcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
+
+/** Set on a pending successor's outcome when the batch found it claimed by another (not claimed it itself). */
+export const FOUND = 0x80;
 
 /** A batch of frontier states to expand: their canonical bytes back to back. */
 export interface ExpandTask {
@@ -66,6 +70,15 @@ class Records {
   bytesEnd: Uint32Array;
   bytes: Uint8Array;
   bytesLength = 0;
+
+  /** Empties the records for the next batch, keeping the arrays when they are large enough. */
+  static reuse(old: Records | undefined, capacity: number): Records {
+    if (!old || old.lo.length < capacity) return new Records(capacity);
+    old.count = 0;
+    old.bytesLength = 0;
+    old.index.fill(0);
+    return old;
+  }
 
   constructor(capacity: number) {
     this.lo = new Uint32Array(capacity);
@@ -161,17 +174,130 @@ class Records {
   }
 }
 
-/** Expands every state of the batch over every available action (clicks over their classes). */
-export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
+/**
+ * The successors of a batch after claiming them in the shared fingerprint table (see
+ * shared-table.ts): each record's target is a node id where the table already had one, else a
+ * pending successor, which the coordinator numbers when it merges the batch (the first record in
+ * canonical order to reach a state numbers it). What an expander whose kernel runs outside
+ * JavaScript returns (an ExpandResult) becomes one of these through `claimBatch` (claim.ts).
+ */
+export interface ClaimedBatch {
+  /** States of the batch expanded: all of them, unless the table reached its limit (`full`). */
+  expanded: number;
+  steps: Uint32Array;
+  recordEnds: Uint32Array;
+  keys: Uint8Array;
+  cells: Uint16Array;
+  action: Uint16Array;
+  /** Per record: the target's node id (>= 0), or -1 - p for pending successor p. */
+  node: Int32Array;
+  /** Pending successors: table slot (in generation `generation`), fingerprint halves, outcome (| FOUND when another batch claimed it). */
+  slot: Int32Array;
+  lo: Uint32Array;
+  hi: Uint32Array;
+  outcome: Uint8Array;
+  /** Canonical bytes of the playing pending successors back to back, and each one's end offset. */
+  bytes: Uint8Array;
+  bytesEnd: Uint32Array;
+  generation: number;
+  /** The table reached its limit before state `expanded`: the rest is to be expanded again once it has grown. */
+  full?: boolean;
+  error?: ExpandResult['error'];
+}
+
+/**
+ * A worker thread's arrays, reused from one batch to the next (it packs each result before it
+ * starts the next): a batch otherwise allocates a few megabytes of zeroed arrays, and their
+ * collection shows in the profile. Only for results copied before the next batch.
+ */
+export class Scratch {
+  records?: Records;
+  pending?: PendingSuccessors;
+}
+
+/** Pending successors of a batch, in growing typed arrays. */
+export class PendingSuccessors {
+  count = 0;
+  slot = new Int32Array(256);
+  lo = new Uint32Array(256);
+  hi = new Uint32Array(256);
+  outcome = new Uint8Array(256);
+  bytesEnd = new Uint32Array(256);
+  bytes = new Uint8Array(8192);
+  bytesLength = 0;
+
+  static reuse(old: PendingSuccessors | undefined): PendingSuccessors {
+    if (!old) return new PendingSuccessors();
+    old.count = 0;
+    old.bytesLength = 0;
+    return old;
+  }
+
+  /** Adds one and returns its index. */
+  add(slot: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
+    if (this.count === this.slot.length) {
+      this.slot = doubled(this.slot);
+      this.lo = doubled(this.lo);
+      this.hi = doubled(this.hi);
+      this.outcome = doubled(this.outcome);
+      this.bytesEnd = doubled(this.bytesEnd);
+    }
+    const p = this.count++;
+    this.slot[p] = slot;
+    this.lo[p] = lo;
+    this.hi[p] = hi;
+    this.outcome[p] = outcome;
+    if (bytes) {
+      if (this.bytesLength + bytes.length > this.bytes.length) {
+        const next = new Uint8Array(Math.max(2 * this.bytes.length, this.bytesLength + bytes.length));
+        next.set(this.bytes.subarray(0, this.bytesLength));
+        this.bytes = next;
+      }
+      this.bytes.set(bytes, this.bytesLength);
+      this.bytesLength += bytes.length;
+    }
+    this.bytesEnd[p] = this.bytesLength;
+    return p;
+  }
+}
+
+const outcomeOf = (status: string): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING);
+
+function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
+  const next = new (a.constructor as new (n: number) => T)(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+/**
+ * The kernel: expands every state of the batch over every available action (clicks over their
+ * classes). With a table, the successors of a state that no earlier state of the batch reached
+ * are claimed there once its moves are done (a node id, or pending), one claim after another so
+ * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
+ */
+function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, scratch: Scratch | undefined) {
   const n = task.ends.length;
   const steps = new Uint32Array(n);
   const recordEnds = new Uint32Array(n);
-  const rec = new Records(Math.max(16, n * game.actions.length));
+  const capacity = Math.max(16, n * game.actions.length);
+  const rec = scratch ? (scratch.records = Records.reuse(scratch.records, capacity)) : new Records(capacity);
+  const pending = table ? (scratch ? (scratch.pending = PendingSuccessors.reuse(scratch.pending)) : new PendingSuccessors()) : undefined;
   const fp: Fingerprint = { lo: 0, hi: 0 };
+  const clicks = game.actions.includes(GameAction.ACTION6);
+  const keyMoves = game.actions.length - (clicks ? 1 : 0);
   let error: ExpandResult['error'];
+  let full = false;
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
+  /** The state's successors to claim: their records, states, bytes and the actions that reached them. */
+  let deferred = 0;
+  let deferredRecord = new Int32Array(64);
+  let claimedAs = new Int32Array(64);
+  let claimedSlot = new Int32Array(64);
+  const deferredNext: unknown[] = [];
+  const deferredBytes: Uint8Array[] = [];
+  const deferredAction: Action[] = [];
 
   /**
    * Steps `state` by `a`: merges into this state's record of the same successor, or adds one
@@ -187,28 +313,66 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
       else rec.keys[r] |= 1 << a.id;
       return;
     }
-    let node: number;
-    let o: number;
+    const keys = cellCount ? 0 : 1 << a.id;
     if (r >= 0) {
-      // An earlier state of this batch reached it: point at the record the coordinator resolves.
-      node = rec.node[r] === -1 ? -2 - r : rec.node[r];
-      o = rec.outcome[r];
-    } else {
-      node = -1;
-      const status = game.status(next);
-      o = status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING;
+      // An earlier state of this batch reached it: its record says what it is.
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], pending || rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
+      return;
     }
-    rec.add(fp.lo, fp.hi, cellCount ? 0 : 1 << a.id, cellCount, actionCode(a), o, node, o === StepOutcome.PLAYING && node === -1 ? bytes : null);
+    if (table) {
+      if (deferred === deferredRecord.length) {
+        deferredRecord = doubled(deferredRecord);
+        claimedAs = doubled(claimedAs);
+        claimedSlot = doubled(claimedSlot);
+      }
+      deferredRecord[deferred] = rec.count;
+      deferredNext[deferred] = next;
+      deferredBytes[deferred] = bytes;
+      deferredAction[deferred++] = a;
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, -1, null);
+      return;
+    }
+    const o = outcomeOf(game.status(next));
+    rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
 
+  /** Claims the state's new successors back to back, then settles each: a node id, or pending with its outcome and bytes. */
+  const claimDeferred = (t: SharedTable, p: PendingSuccessors): void => {
+    for (let j = 0; j < deferred; j++) {
+      const r = deferredRecord[j];
+      claimedAs[j] = t.claim(rec.lo[r], rec.hi[r]);
+      claimedSlot[j] = t.slot;
+    }
+    for (let j = 0; j < deferred; j++) {
+      const r = deferredRecord[j];
+      const id = claimedAs[j];
+      if (id >= 0) {
+        rec.node[r] = id;
+        continue;
+      }
+      current = deferredAction[j];
+      const o = outcomeOf(game.status(deferredNext[j]));
+      rec.node[r] = -1 - p.add(claimedSlot[j], rec.lo[r], rec.hi[r], id === CLAIMED ? o : o | FOUND, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
+    }
+    deferred = 0;
+  };
+  let current: Action = KEY_ACTIONS[0];
+
   let start = 0;
-  for (let s = 0; s < n; s++) {
+  let s = 0;
+  for (; s < n; s++) {
     const end = task.ends[s];
     first = rec.count;
-    let current: Action = KEY_ACTIONS[0];
+    current = KEY_ACTIONS[0];
     let taken = 0;
     try {
       state = game.decode(task.states.subarray(start, end));
+      const classes = clicks ? clickClasses(game, state) : undefined;
+      // Room in the table for every successor this state may claim, or stop here until it grows.
+      if (table && !table.reserve(keyMoves + (classes?.length ?? 0))) {
+        full = true;
+        break;
+      }
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
@@ -216,12 +380,13 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
           visit(current, 0);
           continue;
         }
-        for (const c of clickClasses(game, state)) {
+        for (const c of classes!) {
           current = { id: GameAction.ACTION6, x: c.x, y: c.y };
           taken++;
           visit(current, c.cells);
         }
       }
+      if (table) claimDeferred(table, pending!);
     } catch (err) {
       // Records of this state past recordEnds[s - 1] are ignored by the coordinator.
       error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
@@ -231,7 +396,13 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     recordEnds[s] = rec.count;
     start = end;
   }
+  table?.release();
+  return { steps, recordEnds, rec, pending, error, full, expanded: error ? error.state : s };
+}
 
+/** Expands every state of the batch over every available action (clicks over their classes). */
+export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch): ExpandResult {
+  const { steps, recordEnds, rec, error } = expandStates(game, task, undefined, scratch);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -246,6 +417,32 @@ export function expandBatch(game: Game, task: ExpandTask): ExpandResult {
     bytes: rec.bytes.subarray(0, rec.bytesLength),
     bytesEnd: rec.bytesEnd.subarray(0, r),
   };
+  if (error) result.error = error;
+  return result;
+}
+
+/** Expands the batch and claims its successors in the shared table (a JavaScript worker's whole job). */
+export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch): ClaimedBatch {
+  const { steps, recordEnds, rec, pending, error, full, expanded } = expandStates(game, task, table, scratch);
+  const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
+  const p = pending!;
+  const result: ClaimedBatch = {
+    expanded,
+    steps: steps.subarray(0, expanded),
+    recordEnds: recordEnds.subarray(0, expanded),
+    keys: rec.keys.subarray(0, r),
+    cells: rec.cells.subarray(0, r),
+    action: rec.action.subarray(0, r),
+    node: rec.node.subarray(0, r),
+    slot: p.slot.subarray(0, p.count),
+    lo: p.lo.subarray(0, p.count),
+    hi: p.hi.subarray(0, p.count),
+    outcome: p.outcome.subarray(0, p.count),
+    bytes: p.bytes.subarray(0, p.bytesLength),
+    bytesEnd: p.bytesEnd.subarray(0, p.count),
+    generation: table.generation,
+  };
+  if (full) result.full = true;
   if (error) result.error = error;
   return result;
 }

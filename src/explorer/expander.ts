@@ -1,19 +1,30 @@
 /** Where expansion batches run: the shared worker pool, or this thread. */
 import type { Game } from '../engine/index.js';
 import { sharedPool } from '../parallel/index.js';
-import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import type { TableHandle } from './shared-table.js';
 import { packMessage, unpackMessage } from './wire.js';
 
-/** Runs expansion batches somewhere: a worker pool, or this thread. */
+/**
+ * Runs expansion batches somewhere: a worker pool, this thread, or processes that cannot share
+ * memory (a Python game's workers). `run` returns the successors by fingerprint (ExpandResult)
+ * and the coordinator claims them in the shared fingerprint table itself, as it merges the batch
+ * (merge.ts, mergeExpanded); an expander whose workers can reach the table (SharedArrayBuffers)
+ * also has `runAndClaim`, which claims them in the worker (a ClaimedBatch comes back).
+ */
 export interface Expander {
   readonly workers: number;
   /** False while the pool's threads are still starting (the coordinator expands on its own thread meanwhile). */
   readonly ready: boolean;
   run(task: ExpandTask): Promise<ExpandResult>;
+  runAndClaim?(task: ExpandTask, table: TableHandle): Promise<ClaimedBatch>;
 }
 
+/** Result arrays the coordinator keeps past the merge: successor bytes, in the frontier. */
+const KEPT = ['bytes'];
+
 /**
- * Batches go to the process's shared Piscina pool as transferred msgpack buffers, and come back
+ * Batches go to the process's shared Piscina pool as transferred buffers (wire.ts), and come back
  * the same way. A pool not started yet gets an empty batch of the game per thread: the first
  * to come back says a thread has started and loaded the game. One that fails makes the pool
  * ready too, so the next batch sent there reports why.
@@ -22,7 +33,11 @@ export function poolExpander(workers: number, module: string, level: number): Ex
   const pool = sharedPool('expand', workers);
   const run = async (task: ExpandTask): Promise<ExpandResult> => {
     const buffer = packMessage(task);
-    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>(buffer, { transferList: [buffer] }));
+    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>({ buffer }, { transferList: [buffer] }), KEPT);
+  };
+  const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => {
+    const buffer = packMessage(task);
+    return unpackMessage<ClaimedBatch>(await pool.run<ArrayBuffer>({ buffer, table }, { transferList: [buffer] }), KEPT);
   };
   let failed = false;
   if (!pool.started) {
@@ -34,6 +49,7 @@ export function poolExpander(workers: number, module: string, level: number): Ex
       return pool.started || failed;
     },
     run,
+    runAndClaim,
   };
 }
 

@@ -1,80 +1,146 @@
-/** The explorer's graph under construction: fingerprint table, node arrays and CSR edges that grow in place. */
+/** The explorer's graph under construction: node flags, BFS layers and CSR edges in typed arrays that double as they fill. */
 import { NodeFlag, type StateGraph } from '../graph/index.js';
 import type { PlayerAction } from '../engine/index.js';
-import { FingerprintTable } from './table.js';
+import { MAX_NODES } from './shared-table.js';
 
-/** Growth factor of the typed arrays: 1.5 keeps the unused tail to a quarter on average. */
-const GROW = 1.5;
+/** Typed arrays hold at most 2^32 elements: the most edges a graph can have (edge offsets are Uint32). */
+export const MAX_EDGES = 2 ** 32 - 1;
 
-function grown<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(need, Math.ceil(a.length * GROW), 1024));
-  next.set(a);
-  return next;
+type Column = Uint8Array | Uint16Array | Uint32Array | Int32Array;
+
+/** A copy of `a` with room for `length` elements (zeros past the old ones), or undefined when the system refuses the memory. */
+function widened<T extends Column>(a: T, length: number): T | undefined {
+  try {
+    const next = new (a.constructor as new (n: number) => T)(length);
+    next.set(a);
+    return next;
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
+export interface StoreCapacity {
+  /** Room to start with (the columns double as they fill, up to MAX_NODES and MAX_EDGES). */
+  nodes: number;
+  edges: number;
+  /** The game has ACTION6: edges keep their click-cell count and their first action code. */
+  clicks: boolean;
 }
 
 /**
- * The explorer's compact store: nodes keyed by 64-bit fingerprint in a hash table of node ids
- * (table.ts), per-node typed arrays (fingerprint, depth, BFS parent and action, flags) and CSR edge
- * arrays appended as nodes are expanded in id order. About 35 bytes a node plus 9 an edge.
+ * Nodes are numbered in breadth-first order, so a node's depth is its layer (layerStart) and its
+ * BFS parent is the first node of the layer before with an edge into it: neither is stored. Per
+ * node: flags (1 byte) and the first edge (4); per edge: target (4) and keyboard-action bits (1),
+ * plus click cells and first action (2 + 2) for click games.
+ *
+ * The columns double when they fill. The system commits a new array's memory only as it is
+ * written, so the empty half costs nothing; the copy briefly holds the old array too. (Reserving
+ * the largest array the budget allows up front would avoid the copies, but V8 counts such an
+ * allocation as memory in use and collects garbage over and over: a small exploration took 4x
+ * as long.)
  */
 export class Store {
   nodeCount = 0;
   edgeCount = 0;
-  /** Fingerprint -> node id. */
-  readonly table: FingerprintTable;
-  fpLo = new Uint32Array(1024);
-  fpHi = new Uint32Array(1024);
-  depth = new Uint32Array(1024);
-  parent = new Int32Array(1024);
-  parentAction = new Uint16Array(1024);
-  flags = new Uint8Array(1024);
-  /** First edge of each expanded node (filled in for the others by `graph()`). */
-  edgeStart = new Int32Array(1025);
-  edgeTarget = new Int32Array(4096);
-  edgeKeys = new Uint8Array(4096);
-  edgeCells = new Uint16Array(4096);
-  edgeAction = new Uint16Array(4096);
+  flags: Uint8Array;
+  /** First edge of each expanded node (filled in for the others by `graph()`); one more entry than nodes. */
+  edgeStart: Uint32Array;
+  edgeTarget: Int32Array;
+  edgeKeys: Uint8Array;
+  /** Click cells and first action code of each edge: click games only (keyboard edges derive their action from the keys). */
+  edgeCells?: Uint16Array;
+  edgeAction?: Uint16Array;
+  /** Layer d is nodes layerStart[d] .. layerStart[d + 1] - 1; `layers` of them, the last open. */
+  private layerStart = new Uint32Array(64);
+  layers = 0;
 
-  /** The node with this fingerprint, or -1. */
-  find(lo: number, hi: number): number {
-    return this.table.find(lo, hi);
+  constructor(capacity: StoreCapacity) {
+    const nodes = Math.max(16, Math.min(capacity.nodes, MAX_NODES));
+    const edges = Math.max(16, Math.min(capacity.edges, MAX_EDGES));
+    this.flags = new Uint8Array(nodes);
+    this.edgeStart = new Uint32Array(nodes + 1);
+    this.edgeTarget = new Int32Array(edges);
+    this.edgeKeys = new Uint8Array(edges);
+    if (capacity.clicks) {
+      this.edgeCells = new Uint16Array(edges);
+      this.edgeAction = new Uint16Array(edges);
+    }
   }
 
-  /** The node with this fingerprint, or a negative code for `add` (FingerprintTable.lookup). */
-  lookup(lo: number, hi: number): number {
-    return this.table.lookup(lo, hi);
+  /** Bytes the columns' used parts would take again while they double (the old arrays live until collected). */
+  growthBytes(nodes: number, edges: number): number {
+    const perEdge = 5 + (this.edgeCells ? 4 : 0);
+    return (nodes > this.flags.length ? 5 * this.nodeCount : 0) + (edges > this.edgeTarget.length ? perEdge * this.edgeCount : 0);
   }
 
   /**
-   * Adds a node (the caller checked it is new) and returns its id. `missing` is what `lookup`
-   * returned for it, when no node was added since.
+   * Room for `nodes` nodes and `edges` edges, the columns doubled as needed: false past
+   * MAX_NODES or MAX_EDGES, or when the system refuses the memory (nothing is added then).
    */
-  add(lo: number, hi: number, depth: number, parent: number, parentAction: number, flags: number, missing?: number): number {
+  ensure(nodes: number, edges: number): boolean {
+    if (nodes > MAX_NODES || edges > MAX_EDGES) return false;
+    if (nodes > this.flags.length) {
+      const length = Math.min(MAX_NODES, Math.max(nodes, 2 * this.flags.length));
+      const flags = widened(this.flags, length);
+      const edgeStart = flags && widened(this.edgeStart, length + 1);
+      if (!flags || !edgeStart) return false;
+      this.flags = flags;
+      this.edgeStart = edgeStart;
+    }
+    if (edges > this.edgeTarget.length) {
+      const length = Math.min(MAX_EDGES, Math.max(edges, 2 * this.edgeTarget.length));
+      const target = widened(this.edgeTarget, length);
+      const keys = target && widened(this.edgeKeys, length);
+      const cells = keys && this.edgeCells ? widened(this.edgeCells, length) : undefined;
+      const action = cells && this.edgeAction ? widened(this.edgeAction, length) : undefined;
+      if (!target || !keys || (this.edgeCells && (!cells || !action))) return false;
+      this.edgeTarget = target;
+      this.edgeKeys = keys;
+      if (cells) this.edgeCells = cells;
+      if (action) this.edgeAction = action;
+    }
+    return true;
+  }
+
+  /** Adds a node at `depth` (the last layer or a new one after it) and returns its id. */
+  addNode(flags: number, depth: number): number {
     const id = this.nodeCount++;
-    if (id >= this.fpLo.length) this.growNodes(id + 1);
-    this.fpLo[id] = lo;
-    this.fpHi[id] = hi;
-    this.depth[id] = depth;
-    this.parent[id] = parent;
-    this.parentAction[id] = parentAction;
+    if (id >= this.flags.length) throw new Error(`node store full: ${id} (ensure() first)`);
+    if (depth === this.layers) {
+      // One spare entry, for the end of the last layer in `graph()`.
+      if (this.layers + 2 > this.layerStart.length) {
+        const next = new Uint32Array(Math.ceil(1.5 * this.layerStart.length));
+        next.set(this.layerStart);
+        this.layerStart = next;
+      }
+      this.layerStart[this.layers++] = id;
+    } else if (depth !== this.layers - 1) {
+      throw new Error(`node ${id} at depth ${depth} breaks breadth-first order (last layer ${this.layers - 1})`);
+    }
     this.flags[id] = flags;
-    this.table.insert(id, lo, hi, missing);
     return id;
   }
 
-  /**
-   * `expectedNodes` (a node limit, when there is one) sizes the arrays and the table up front, so
-   * the search does not pause to grow and rehash them.
-   */
-  constructor(expectedNodes?: number) {
-    const nodes = expectedNodes === undefined ? 0 : Math.min(expectedNodes, 1 << 25);
-    this.table = new FingerprintTable(nodes);
-    if (nodes > 0) this.growNodes(nodes);
+  /** The layer (BFS depth) of node u. */
+  depthOf(u: number): number {
+    let lo = 0;
+    let hi = this.layers - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.layerStart[mid] <= u) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The first node of layer d (nodeCount past the last). */
+  layerFirst(d: number): number {
+    return d < this.layers ? this.layerStart[d] : this.nodeCount;
   }
 
   /**
-   * Appends the edges of newly expanded nodes (the next in id order), all in one copy: node
+   * Appends the edges of newly expanded nodes (the next in id order), a column at a time: node
    * ids[i] has the records recordEnds[i - 1] .. recordEnds[i] of the given arrays as its edges.
    */
   addExpanded(ids: Int32Array, recordEnds: Uint32Array, target: Int32Array, keys: Uint8Array, cells: Uint16Array, action: Uint16Array): void {
@@ -84,59 +150,43 @@ export class Store {
       this.flags[ids[i]] |= NodeFlag.EXPANDED;
     }
     const count = ids.length > 0 ? recordEnds[ids.length - 1] : 0;
-    const need = base + count;
-    if (need > this.edgeTarget.length) {
-      this.edgeTarget = grown(this.edgeTarget, need);
-      this.edgeKeys = grown(this.edgeKeys, need);
-      this.edgeCells = grown(this.edgeCells, need);
-      this.edgeAction = grown(this.edgeAction, need);
-    }
+    if (base + count > this.edgeTarget.length) throw new Error(`edge store full: ${base + count} > ${this.edgeTarget.length} (ensure() first)`);
     this.edgeTarget.set(target.subarray(0, count), base);
     this.edgeKeys.set(keys.subarray(0, count), base);
-    this.edgeCells.set(cells.subarray(0, count), base);
-    this.edgeAction.set(action.subarray(0, count), base);
-    this.edgeCount = need;
+    this.edgeCells?.set(cells.subarray(0, count), base);
+    this.edgeAction?.set(action.subarray(0, count), base);
+    this.edgeCount = base + count;
   }
 
-  /** Bytes held by the store's arrays (allocated, including spare capacity). */
+  /** Bytes of the store in use (the reserved arrays are committed only where written). */
   get bytes(): number {
-    const arrays = [this.table.words, this.fpLo, this.fpHi, this.depth, this.parent, this.parentAction, this.flags, this.edgeStart, this.edgeTarget, this.edgeKeys, this.edgeCells, this.edgeAction];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+    const perEdge = 5 + (this.edgeCells ? 4 : 0);
+    return 5 * this.nodeCount + perEdge * this.edgeCount + this.layerStart.byteLength;
   }
 
-  /** The graph view of the store: views of its arrays (the store must not grow after), with edgeStart completed for unexpanded nodes. */
-  graph(actions: readonly PlayerAction[]): StateGraph {
+  /**
+   * The graph view of the store: views of its arrays, with edgeStart completed in place for the
+   * nodes never expanded (the store must not grow after).
+   */
+  graph(actions: readonly PlayerAction[], fingerprints?: { lo: Uint32Array; hi: Uint32Array }): StateGraph {
     const n = this.nodeCount;
-    const edgeStart = new Int32Array(n + 1);
-    edgeStart[n] = this.edgeCount;
-    for (let u = n - 1; u >= 0; u--) edgeStart[u] = this.flags[u] & NodeFlag.EXPANDED ? this.edgeStart[u] : edgeStart[u + 1];
     const e = this.edgeCount;
+    const { edgeStart, flags } = this;
+    edgeStart[n] = e;
+    for (let u = n - 1; u >= 0; u--) if (!(flags[u] & NodeFlag.EXPANDED)) edgeStart[u] = edgeStart[u + 1];
+    this.layerStart[this.layers] = n;
+    const layerStart = this.layerStart.subarray(0, this.layers + 1);
     return {
       nodeCount: n,
       edgeCount: e,
-      edgeStart,
+      edgeStart: edgeStart.subarray(0, n + 1),
       edgeTarget: this.edgeTarget.subarray(0, e),
       edgeKeys: this.edgeKeys.subarray(0, e),
-      edgeCells: this.edgeCells.subarray(0, e),
-      edgeAction: this.edgeAction.subarray(0, e),
-      flags: this.flags.subarray(0, n),
-      depth: this.depth.subarray(0, n),
-      parent: this.parent.subarray(0, n),
-      parentAction: this.parentAction.subarray(0, n),
-      fingerprintLo: this.fpLo.subarray(0, n),
-      fingerprintHi: this.fpHi.subarray(0, n),
+      ...(this.edgeCells && this.edgeAction ? { edgeCells: this.edgeCells.subarray(0, e), edgeAction: this.edgeAction.subarray(0, e) } : {}),
+      flags: flags.subarray(0, n),
+      layerStart,
+      ...(fingerprints ? { fingerprintLo: fingerprints.lo, fingerprintHi: fingerprints.hi } : {}),
       actions,
     };
-  }
-
-  private growNodes(need: number): void {
-    this.fpLo = grown(this.fpLo, need);
-    this.fpHi = grown(this.fpHi, need);
-    this.depth = grown(this.depth, need);
-    this.parent = grown(this.parent, need);
-    this.parentAction = grown(this.parentAction, need);
-    this.flags = grown(this.flags, need);
-    // One more slot than the node arrays, which grow by their own length: keep it in step with them.
-    this.edgeStart = grown(this.edgeStart, this.fpLo.length + 1);
   }
 }

@@ -5,7 +5,7 @@ import { write as writeGexf } from 'graphology-library/gexf.js';
 import { CELLS, GameAction, codeName } from '../engine/index.js';
 import { fingerprintHex } from '../engine/index.js';
 import { InputError } from '../errors.js';
-import { NodeFlag, TERMINAL, type StateGraph } from './graph.js';
+import { edgeAction, NodeFlag, TERMINAL, type StateGraph } from './graph.js';
 
 type DirectedGraph = InstanceType<typeof graphology.DirectedGraph>;
 
@@ -34,7 +34,8 @@ export function nodeKind(g: StateGraph, u: number): NodeKind {
 export function edgeActions(g: StateGraph, e: number): string[] {
   const names: string[] = [];
   for (let id = 1; id <= 7; id++) if (g.edgeKeys[e] & (1 << id)) names.push(codeName(id));
-  if (g.edgeCells[e] > 0) names.push(g.edgeCells[e] === 1 ? codeName(g.edgeAction[e]) : `${codeName(g.edgeAction[e])}x${g.edgeCells[e]}`);
+  const cells = g.edgeCells?.[e] ?? 0;
+  if (cells > 0) names.push(cells === 1 ? codeName(edgeAction(g, e)) : `${codeName(edgeAction(g, e))}x${cells}`);
   return names;
 }
 
@@ -42,7 +43,7 @@ export function edgeActions(g: StateGraph, e: number): string[] {
 export function edgeWeight(g: StateGraph, e: number): number {
   let keys = 0;
   for (let id = 1; id <= 7; id++) if (g.edgeKeys[e] & (1 << id)) keys++;
-  const clicks = g.actions.includes(GameAction.ACTION6) ? g.edgeCells[e] / CELLS : 0;
+  const clicks = g.actions.includes(GameAction.ACTION6) ? (g.edgeCells?.[e] ?? 0) / CELLS : 0;
   return (keys + clicks) / g.actions.length;
 }
 
@@ -55,10 +56,11 @@ export function toGraphology(g: StateGraph): DirectedGraph {
     throw new InputError(`graph of ${g.nodeCount} nodes and ${g.edgeCount} edges is above Graphology's practical limits (${GRAPHOLOGY_LIMITS.nodes} nodes, ${GRAPHOLOGY_LIMITS.edges} edges)`);
   }
   const graph = new graphology.DirectedGraph();
-  for (let u = 0; u < g.nodeCount; u++) {
+  for (let u = 0, d = 0; u < g.nodeCount; u++) {
     const kind = nodeKind(g, u);
+    while (g.layerStart && u >= g.layerStart[d + 1]) d++;
     graph.addNode(String(u), {
-      depth: g.depth[u],
+      ...(g.layerStart ? { depth: d } : {}),
       kind,
       frontier: !(g.flags[u] & (TERMINAL | NodeFlag.EXPANDED)),
       ...(g.fingerprintLo && g.fingerprintHi ? { fingerprint: fingerprintHex(g.fingerprintLo[u], g.fingerprintHi[u]) } : {}),

@@ -53,6 +53,12 @@ export class OrderedRunner<T, R> {
     this.queue.push(entry);
   }
 
+  /** Adds a started task ahead of every other: the next `next` takes it (a batch's remainder, run again). */
+  addFirst(task: T, result: Promise<R>, settled = false): void {
+    this.add(task, result, settled);
+    this.queue.unshift(this.queue.pop()!);
+  }
+
   /** Waits until any running task finishes (so a caller can start the next while the oldest still runs). */
   async anyFinished(): Promise<void> {
     await new Promise<void>((resolve) => (this.wake = resolve));

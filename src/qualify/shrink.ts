@@ -120,12 +120,12 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
     const { graph } = await exploreGraph(game, { level, maxNodes: limits.maxNodes, maxSeconds: limits.maxSeconds });
     if (check === 'random-win') {
       // Nodes are numbered in breadth-first order: the first winning node is a nearest one.
-      for (let v = 0; v < graph.nodeCount; v++) if (graph.flags[v] & NodeFlag.WON) return bfsPath(graph, v).map(actionFromCode);
+      for (let v = 0; v < graph.nodeCount; v++) if (graph.flags[v] & NodeFlag.WON) return Array.from(bfsPath(graph, v), actionFromCode);
       return undefined;
     }
     const fp = fingerprint(target!.bytes);
     for (let v = 0; v < graph.nodeCount; v++) {
-      if (graph.fingerprintLo![v] === fp.lo && graph.fingerprintHi![v] === fp.hi) return [...bfsPath(graph, v).map(actionFromCode), actions[actions.length - 1]];
+      if (graph.fingerprintLo![v] === fp.lo && graph.fingerprintHi![v] === fp.hi) return [...Array.from(bfsPath(graph, v), actionFromCode), actions[actions.length - 1]];
     }
   } catch (err) {
     if (err instanceof GameCrash && check === 'exception') return err.actions.map(parseAction);

@@ -61,7 +61,7 @@ async function gameSolver({ game, module }: LoadedGame): Promise<WinningActions 
 /** The action sequence from the reset state to the first node (in BFS order) carrying `flag`. */
 function firstPath(graph: StateGraph, flag: number): Action[] | undefined {
   for (let u = 0; u < graph.nodeCount; u++) {
-    if (graph.flags[u] & flag) return bfsPath(graph, u).map(actionFromCode);
+    if (graph.flags[u] & flag) return Array.from(bfsPath(graph, u), actionFromCode);
   }
   return undefined;
 }

@@ -21,7 +21,7 @@ describe('graphView: every state', () => {
       for (let u = 0; u < g.nodeCount; u++) {
         const path: string[] = [];
         for (let w = u; v.parent[w] >= 0; w = v.parent[w]) path.push(v.actions[v.action[w]]);
-        expect(path.reverse()).toEqual(bfsPath(g, u).map(codeName));
+        expect(path.reverse()).toEqual(Array.from(bfsPath(g, u), codeName));
         expect(v.depth[u]).toBe(path.length);
       }
       const kinds = v.kind.map((k) => VIEW_KINDS[k]);
@@ -81,7 +81,7 @@ describe('graphView: condensed', () => {
     for (const grp of v.groups) {
       expect(grp.example).toHaveLength(grp.depth);
       const u = [...Array(g.nodeCount).keys()].find((w) => key(w) === `${grp.depth}/${grp.kind}`)!;
-      expect(grp.example).toEqual(bfsPath(g, u).map(codeName));
+      expect(grp.example).toEqual(Array.from(bfsPath(g, u), codeName));
     }
   });
 });

@@ -7,7 +7,7 @@
  */
 import { deadEndNodes } from '../analysis/index.js';
 import { codeName } from '../engine/index.js';
-import { bfsPath, type StateGraph } from '../graph/index.js';
+import { bfsTree, treePath, type BfsTree, type StateGraph } from '../graph/index.js';
 import { kindOf, layoutGraph, PICTURE_LIMIT, type PictureKind } from './graph-picture.js';
 
 /** Levels with at most this many states get every state drawn; bigger ones the condensed view. */
@@ -50,19 +50,19 @@ const round = (v: number): number => Math.round(v * 10_000) / 10_000;
  * Depth layers: x is the depth, and each layer is spread over the height in the order of its
  * states' parents' places in the layer before (children stay near their parents), then node order.
  */
-function depthLayers(g: StateGraph): { x: number[]; y: number[] } {
-  const maxDepth = Math.max(1, ...g.depth.slice(0, g.nodeCount));
+function depthLayers(g: StateGraph, t: BfsTree): { x: number[]; y: number[] } {
+  const maxDepth = Math.max(1, ...t.depth);
   const layers: number[][] = [];
-  for (let u = 0; u < g.nodeCount; u++) (layers[g.depth[u]] ??= []).push(u);
+  for (let u = 0; u < g.nodeCount; u++) (layers[t.depth[u]] ??= []).push(u);
   const rank = new Float64Array(g.nodeCount);
   const x = new Array<number>(g.nodeCount);
   const y = new Array<number>(g.nodeCount);
   for (const layer of layers) {
     if (!layer) continue;
-    layer.sort((a, b) => (g.parent[a] < 0 || g.parent[b] < 0 ? a - b : rank[g.parent[a]] - rank[g.parent[b]] || a - b));
+    layer.sort((a, b) => (t.parent[a] < 0 || t.parent[b] < 0 ? a - b : rank[t.parent[a]] - rank[t.parent[b]] || a - b));
     layer.forEach((u, i) => {
       rank[u] = layer.length === 1 ? 0.5 : i / (layer.length - 1);
-      x[u] = round(g.depth[u] / maxDepth);
+      x[u] = round(t.depth[u] / maxDepth);
       y[u] = round(rank[u]);
     });
   }
@@ -71,16 +71,17 @@ function depthLayers(g: StateGraph): { x: number[]; y: number[] } {
 
 function statesView(g: StateGraph, dead: Uint8Array, seed: number, forceAtlasLimit: number): StatesView {
   const forceAtlas = g.nodeCount <= forceAtlasLimit;
-  const { x, y } = forceAtlas ? (({ nodes }) => ({ x: nodes.map((p) => round(p.x)), y: nodes.map((p) => round(p.y)) }))(layoutGraph(g, seed)) : depthLayers(g);
+  const t = bfsTree(g);
+  const { x, y } = forceAtlas ? (({ nodes }) => ({ x: nodes.map((p) => round(p.x)), y: nodes.map((p) => round(p.y)) }))(layoutGraph(g, seed)) : depthLayers(g, t);
   const actions: string[] = [];
   const actionIndex = new Map<number, number>();
   const action = new Array<number>(g.nodeCount);
   for (let u = 0; u < g.nodeCount; u++) {
-    if (g.parent[u] < 0) {
+    if (t.parent[u] < 0) {
       action[u] = -1;
       continue;
     }
-    const code = g.parentAction[u];
+    const code = t.parentAction[u];
     let i = actionIndex.get(code);
     if (i === undefined) {
       i = actions.push(codeName(code)) - 1;
@@ -96,8 +97,8 @@ function statesView(g: StateGraph, dead: Uint8Array, seed: number, forceAtlasLim
     x,
     y,
     kind: Array.from({ length: g.nodeCount }, (_, u) => VIEW_KINDS.indexOf(kindOf(g, u, dead))),
-    depth: Array.from(g.depth.subarray(0, g.nodeCount)),
-    parent: Array.from(g.parent.subarray(0, g.nodeCount)),
+    depth: Array.from(t.depth),
+    parent: Array.from(t.parent),
     action,
     actions,
     edges,
@@ -106,21 +107,22 @@ function statesView(g: StateGraph, dead: Uint8Array, seed: number, forceAtlasLim
 
 function condensedView(g: StateGraph, dead: Uint8Array): CondensedView {
   const K = VIEW_KINDS.length;
+  const t = bfsTree(g);
   const groupOf = new Int32Array(g.nodeCount);
   const ids = new Map<number, number>();
   const groups: CondensedView['groups'] = [];
   let maxDepth = 1;
   for (let u = 0; u < g.nodeCount; u++) {
     const kind = VIEW_KINDS.indexOf(kindOf(g, u, dead));
-    const key = g.depth[u] * K + kind;
+    const key = t.depth[u] * K + kind;
     let id = ids.get(key);
     if (id === undefined) {
-      id = groups.push({ depth: g.depth[u], kind, count: 0, x: 0, y: 0, example: bfsPath(g, u).map(codeName) }) - 1;
+      id = groups.push({ depth: t.depth[u], kind, count: 0, x: 0, y: 0, example: Array.from(treePath(t, u), codeName) }) - 1;
       ids.set(key, id);
     }
     groups[id].count++;
     groupOf[u] = id;
-    maxDepth = Math.max(maxDepth, g.depth[u]);
+    maxDepth = Math.max(maxDepth, t.depth[u]);
   }
   for (const grp of groups) {
     grp.x = round(grp.depth / maxDepth);

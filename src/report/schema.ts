@@ -54,7 +54,7 @@ export interface ExploreNumbers {
   terminals: { won: number; lost: number; complete: number };
   frontier: number;
   fullyExplored: boolean;
-  stopReason: 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'interrupted' | null;
+  stopReason: 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'max-memory' | 'interrupted' | null;
   collisionProbability: number;
   workers: number;
   seconds: number;
@@ -291,7 +291,7 @@ const exploreSchema = obj({
   terminals: obj({ won: count, lost: count, complete: count }),
   frontier: count,
   fullyExplored: bool,
-  stopReason: nullable(oneOf('max-nodes', 'max-edges', 'max-steps', 'max-seconds', 'interrupted')),
+  stopReason: nullable(oneOf('max-nodes', 'max-edges', 'max-steps', 'max-seconds', 'max-memory', 'interrupted')),
   collisionProbability: probability,
   workers: count,
   seconds: num({ min: 0 }),

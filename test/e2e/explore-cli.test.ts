@@ -58,6 +58,13 @@ describe('arcgraph explore', () => {
     expect(out.pWin.lower).toBeLessThanOrEqual(out.pWin.upper);
   });
 
+  it('stops at the memory budget with the partial result, analysed', () => {
+    const out = JSON.parse(cli('explore', fixture('spread'), '--max-memory', '0.001', '--json').stdout);
+    expect(out).toMatchObject({ fullyExplored: false, stopReason: 'max-memory', verdict: 'inconclusive' });
+    expect(out.nodes).toBeGreaterThan(1);
+    expect(out.pWin.method).toBe('bounds');
+  });
+
   it('exits 1 on a crashing game, naming the actions that reproduce it', () => {
     const r = cli('explore', fixture('boom'));
     expect(r.status).toBe(1);
@@ -67,7 +74,7 @@ describe('arcgraph explore', () => {
 
   it('rejects bad input with one line and exit code 2, leaving no file', () => {
     const dir = tempDir();
-    for (const args of [['--export', join(dir, 'g.png')], ['--level', '9'], ['--workers', 'x'], ['--policy', 'greedy'], ['--nonsense']]) {
+    for (const args of [['--export', join(dir, 'g.png')], ['--level', '9'], ['--workers', 'x'], ['--policy', 'greedy'], ['--max-memory', '0'], ['--nonsense']]) {
       const r = cli('explore', fixture('ruin'), ...args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -16,15 +16,13 @@ export function bruteForceGraph(game: Game, level: number, maxExpanded = Infinit
   const ids = new Map<string, number>();
   const flags: number[] = [];
   const depth: number[] = [];
-  const parent: number[] = [];
-  const parentAction: number[] = [];
   const edgeStart: number[] = [0];
   const edgeTarget: number[] = [];
   const edgeKeys: number[] = [];
   const edgeCells: number[] = [];
   const edgeAction: number[] = [];
 
-  const nodeOf = (state: unknown, from: number, code: number): number => {
+  const nodeOf = (state: unknown, from: number): number => {
     const key = Buffer.from(game.encode(state)).toString('latin1');
     const known = ids.get(key);
     if (known !== undefined) return known;
@@ -34,12 +32,10 @@ export function bruteForceGraph(game: Game, level: number, maxExpanded = Infinit
     const status = game.status(state);
     flags.push(status === 'won' ? NodeFlag.WON | (level === game.levels ? NodeFlag.COMPLETE : 0) : status === 'lost' ? NodeFlag.LOST : 0);
     depth.push(from < 0 ? 0 : depth[from] + 1);
-    parent.push(from);
-    parentAction.push(code);
     return id;
   };
 
-  nodeOf(game.init(level), -1, 0);
+  nodeOf(game.init(level), -1);
   let expanded = 0;
   for (let u = 0; u < states.length; u++) {
     if (flags[u] === 0 && expanded < maxExpanded) {
@@ -48,7 +44,7 @@ export function bruteForceGraph(game: Game, level: number, maxExpanded = Infinit
       const edgeOf = new Map<number, number>();
       const move = (action: Action, cells: number): void => {
         const code = actionCode(action);
-        const v = nodeOf(game.step(states[u], action), u, code);
+        const v = nodeOf(game.step(states[u], action), u);
         let e = edgeOf.get(v);
         if (e === undefined) {
           e = edgeTarget.length;
@@ -72,17 +68,23 @@ export function bruteForceGraph(game: Game, level: number, maxExpanded = Infinit
   return {
     nodeCount: states.length,
     edgeCount: edgeTarget.length,
-    edgeStart: Int32Array.from(edgeStart),
+    edgeStart: Uint32Array.from(edgeStart),
     edgeTarget: Int32Array.from(edgeTarget),
     edgeKeys: Uint8Array.from(edgeKeys),
     edgeCells: Uint16Array.from(edgeCells),
     edgeAction: Uint16Array.from(edgeAction),
     flags: Uint8Array.from(flags),
-    depth: Uint32Array.from(depth),
-    parent: Int32Array.from(parent),
-    parentAction: Uint16Array.from(parentAction),
+    layerStart: layersOf(depth),
     actions: game.actions,
   };
+}
+
+/** Breadth-first layer starts from each node's depth (nodes numbered breadth-first, so depths never fall). */
+function layersOf(depth: number[]): Uint32Array {
+  const starts = [0];
+  for (let v = 1; v < depth.length; v++) if (depth[v] !== depth[v - 1]) starts.push(v);
+  starts.push(depth.length);
+  return Uint32Array.from(starts);
 }
 
 /** One node of a hand-made graph: its flags and its moves (keyboard bits and/or click cells). */
@@ -91,10 +93,10 @@ export interface NodeSpec {
   edges: { to: number; keys?: number; cells?: number }[];
 }
 
-/** A StateGraph from hand-made nodes (node 0 is the root); BFS tree fields are left blank. */
+/** A StateGraph from hand-made nodes (node 0 is the root), without BFS layers. */
 export function graphOf(actions: StateGraph['actions'], nodes: readonly NodeSpec[]): StateGraph {
   const n = nodes.length;
-  const edgeStart = new Int32Array(n + 1);
+  const edgeStart = new Uint32Array(n + 1);
   nodes.forEach((node, u) => (edgeStart[u + 1] = edgeStart[u] + node.edges.length));
   const m = edgeStart[n];
   const edgeTarget = new Int32Array(m);
@@ -121,9 +123,6 @@ export function graphOf(actions: StateGraph['actions'], nodes: readonly NodeSpec
     edgeCells,
     edgeAction,
     flags: Uint8Array.from(nodes, (node) => node.flags),
-    depth: new Uint32Array(n),
-    parent: new Int32Array(n).fill(-1),
-    parentAction: new Uint16Array(n),
     actions,
   };
 }

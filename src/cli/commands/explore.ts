@@ -24,6 +24,8 @@ Options:
   --max-edges N      stop before it would exceed N distinct edges
   --max-steps N      stop before N game steps (successor computations) are exceeded
   --max-seconds S    stop after about S seconds
+  --max-memory GB    stop while the process, and the analysis of the graph after it, fit in GB
+                     (default: 80% of the memory free when it starts)
   --export FILE      write the graph: FILE.gexf (Gephi) or FILE.json (Graphology)
   --policy P         random policy: available (uniform over the game's actions, default) or
                      reference (the ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
@@ -60,7 +62,7 @@ function describe(r: ExploreReport): string {
   const lines = [
     `${r.game} level ${r.level}: ${r.nodes} states, ${r.edges} edges, ${r.transitions} transitions (merge density ${r.mergeDensity.toFixed(3)})`,
     r.fullyExplored ? 'fully explored' : `not fully explored: stopped by ${r.stopReason}, ${r.frontier} states on the frontier`,
-    `depth: max ${r.maxDepth}; states per depth ${r.depthHistogram.join(' ')}`,
+    `depth: max ${r.maxDepth}; states per depth ${r.depthHistogram.join(' ')}${r.depthHistogram.length <= r.maxDepth ? ' ...' : ''}`,
     `cycles: ${r.cycles.nonTrivial} strongly connected components of 2+ states (largest ${r.cycles.largest}), ${r.cycles.selfLoops} self-loops`,
     `terminals: ${r.terminals.won} won (${r.terminals.complete} completing the game), ${r.terminals.lost} game over`,
     `fingerprint collision probability: ${r.collisionProbability.toExponential(2)}`,
@@ -92,6 +94,7 @@ const command: Command = {
       'max-edges': { type: 'string' },
       'max-steps': { type: 'string' },
       'max-seconds': { type: 'string' },
+      'max-memory': { type: 'string' },
       export: { type: 'string' },
       policy: { type: 'string' },
       threshold: { type: 'string' },
@@ -139,6 +142,7 @@ const command: Command = {
         maxEdges: numberOption(v, 'max-edges', { min: 0 }),
         maxSteps: numberOption(v, 'max-steps', { min: 0 }),
         maxSeconds: numberOption(v, 'max-seconds', { min: 0, real: true }),
+        maxMemory: numberOption(v, 'max-memory', { min: 0.001, real: true }),
         policy,
         threshold: numberOption(v, 'threshold', { min: Number.MIN_VALUE, max: 1, real: true }),
         withinK: numberOption(v, 'within', { min: 0 }),

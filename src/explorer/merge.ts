@@ -1,0 +1,225 @@
+/**
+ * Merging expanded batches into the graph, strictly in queue order: each parent's records become
+ * its edges, and each new successor is numbered at the first record, in this order, that reaches
+ * it, which is where a sequential breadth-first search numbers it. Two kinds of batch: claimed in
+ * the shared table by the worker (ClaimedBatch: known successors come as ids, new ones as pending)
+ * or not (ExpandResult: the merge claims them here, for an expander that cannot reach the table).
+ */
+import { NodeFlag } from '../graph/index.js';
+import { FOUND, StepOutcome, type ClaimedBatch, type ExpandResult } from './expand.js';
+import type { FrontierQueue } from './frontier.js';
+import { RecentIds } from './recent.js';
+import { FOUND_PENDING, ID_BASE, type SharedTable } from './shared-table.js';
+import type { Store } from './store.js';
+
+export type LimitReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-memory';
+
+/** The limits merging checks before each parent (so they are never exceeded), and what stopping at each is called. */
+export interface Limits {
+  nodes: number;
+  nodeReason: LimitReason;
+  edges: number;
+  edgeReason: LimitReason;
+  steps: number;
+}
+
+/** How far a batch got: parents merged, and why it stopped before the others. */
+export interface Merged {
+  merged: number;
+  /** A limit was reached before parent `merged`. */
+  stop?: LimitReason;
+  /** The table had no room to claim parent `merged`'s successors: the rest is to be expanded again once it has grown. */
+  full?: boolean;
+}
+
+const flagsOf = (outcome: number, lastLevel: boolean): number =>
+  outcome === StepOutcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === StepOutcome.LOST ? NodeFlag.LOST : 0;
+
+export class BatchMerger {
+  /** Game steps of the parents merged. */
+  steps = 0;
+  /** The layer of the parent being merged (parents come in id order). */
+  private parentLayer = 0;
+  /** States numbered at a record that found them claimed by another batch, until their claimer's record is merged. */
+  readonly early = new RecentIds();
+
+  constructor(
+    private readonly store: Store,
+    private readonly queue: FrontierQueue,
+    private readonly lastLevel: boolean,
+    /** The current table (it is replaced when it grows). */
+    private readonly table: () => SharedTable,
+    /**
+     * Set when no worker claims (the coordinator alone writes the table): merging looks up and
+     * inserts with plain reads and writes, and grows the table itself when `count` more entries
+     * would pass its load (false: the memory budget has no room for it).
+     */
+    private readonly exclusive?: { makeRoom(count: number): boolean },
+  ) {}
+
+  /** Adds a new node for a successor one layer below the current parent's, queued if it is still playing. */
+  private number(outcome: number, bytes: Uint8Array, start: number, end: number): number {
+    const id = this.store.addNode(flagsOf(outcome, this.lastLevel), this.parentLayer + 1);
+    if (outcome === StepOutcome.PLAYING) this.queue.push(id, bytes, start, end);
+    return id;
+  }
+
+  private enter(u: number): void {
+    while (u >= this.store.layerFirst(this.parentLayer + 1)) this.parentLayer++;
+  }
+
+  /** The limit merging this parent (its records first..end, `fresh(first, end)` of them new successors) would pass. */
+  private limit(limits: Limits, steps: number, first: number, end: number, fresh: (first: number, end: number) => number): LimitReason | undefined {
+    const { store } = this;
+    if (this.steps + steps > limits.steps) return 'max-steps';
+    // This batch's edges are added after it: `end` counts the earlier parents' too.
+    if (store.edgeCount + end > limits.edges) return limits.edgeReason;
+    if (store.nodeCount + (end - first) > limits.nodes && store.nodeCount + fresh(first, end) > limits.nodes) return limits.nodeReason;
+    return undefined;
+  }
+
+  /**
+   * The id of pending successor p if an earlier record has numbered it, else -1. A successor the
+   * batch found claimed by another has its id in the table once numbered (one read). One the batch
+   * claimed itself can only have been numbered at a record that found it so, and those are kept in
+   * `early`, a map small enough to stay in cache.
+   */
+  private numbered(r: ClaimedBatch, p: number, table: SharedTable): number {
+    if (!(r.outcome[p] & FOUND)) return this.early.get(r.lo[p], r.hi[p]);
+    const tag = table.tag(r.generation === table.generation ? r.slot[p] : table.find(r.lo[p], r.hi[p]));
+    return tag >= ID_BASE ? tag - ID_BASE : -1;
+  }
+
+  /** Merges a batch its worker claimed, parent by parent from `ids[0]`. */
+  mergeClaimed(ids: Int32Array, r: ClaimedBatch, limits: Limits): Merged {
+    const table = this.table();
+    const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
+    const resolved = new Int32Array(r.slot.length).fill(-1);
+    const fresh = (first: number, end: number): number => {
+      let count = 0;
+      for (let k = first; k < end; k++) {
+        const p = -1 - node[k];
+        if (p >= 0 && resolved[p] < 0 && this.numbered(r, p, table) < 0) count++;
+      }
+      return count;
+    };
+    let merged = 0;
+    let first = 0;
+    let stop: LimitReason | undefined;
+    for (; merged < r.expanded; merged++) {
+      const end = recordEnds[merged];
+      stop = this.limit(limits, r.steps[merged], first, end, fresh);
+      if (stop) break;
+      this.enter(ids[merged]);
+      for (let k = first; k < end; k++) {
+        const v = node[k];
+        if (v >= 0) continue;
+        const p = -1 - v;
+        let id = resolved[p];
+        if (id < 0) {
+          id = this.numbered(r, p, table);
+          if (id < 0) {
+            id = this.number(outcome[p] & ~FOUND, bytes, p > 0 ? bytesEnd[p - 1] : 0, bytesEnd[p]);
+            table.setId(r.generation === table.generation ? r.slot[p] : table.find(lo[p], hi[p]), id);
+            // Numbered before its claimer's record: that record will look here.
+            if (outcome[p] & FOUND) this.early.add(lo[p], hi[p], id);
+          }
+          resolved[p] = id;
+        }
+        node[k] = id;
+      }
+      this.steps += r.steps[merged];
+      first = end;
+    }
+    this.store.addExpanded(ids.subarray(0, merged), recordEnds, node, r.keys, r.cells, r.action);
+    return stop ? { merged, stop } : r.full && merged === r.expanded ? { merged, full: true } : { merged };
+  }
+
+  /**
+   * Merges a batch nobody claimed: each successor the expander left for lookup (node -1) is
+   * claimed here, in order, so a new one is numbered at once; one a worker of another batch has
+   * claimed meanwhile (cold start, before the pool is up) is numbered here and noted in `early`.
+   */
+  mergeExpanded(ids: Int32Array, r: ExpandResult, limits: Limits): Merged {
+    const table = this.table();
+    const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
+    const fresh = (first: number, end: number): number => {
+      let count = 0;
+      for (let k = first; k < end; k++) if (node[k] === -1 && this.table().find(lo[k], hi[k]) < 0) count++;
+      return count;
+    };
+    const states = r.error ? r.error.state : recordEnds.length;
+    let merged = 0;
+    let first = 0;
+    let stop: LimitReason | undefined;
+    let full = false;
+    for (; merged < states; merged++) {
+      const end = recordEnds[merged];
+      stop = this.limit(limits, r.steps[merged], first, end, fresh);
+      if (stop) break;
+      if (this.exclusive) {
+        if (!this.exclusive.makeRoom(end - first)) {
+          stop = 'max-memory';
+          break;
+        }
+        this.enter(ids[merged]);
+        this.insertExclusive(r, first, end);
+        this.steps += r.steps[merged];
+        first = end;
+        continue;
+      }
+      if (!table.reserve(end - first)) {
+        full = true;
+        break;
+      }
+      this.enter(ids[merged]);
+      for (let k = first; k < end; k++) {
+        const v = node[k];
+        if (v <= -2) {
+          // A repeat of an earlier record of this batch, resolved when its state was merged.
+          node[k] = node[-2 - v];
+          continue;
+        }
+        let id = table.claim(lo[k], hi[k]);
+        const found = id === FOUND_PENDING;
+        if (found) {
+          const tag = table.tag(table.slot);
+          id = tag >= ID_BASE ? tag - ID_BASE : -1;
+        }
+        if (id < 0) {
+          const slot = table.slot;
+          id = this.number(outcome[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+          table.setId(slot, id);
+          // A worker claimed it and its record comes later: it will look here.
+          if (found) this.early.add(lo[k], hi[k], id);
+        }
+        node[k] = id;
+      }
+      this.steps += r.steps[merged];
+      first = end;
+    }
+    table.release();
+    this.store.addExpanded(ids.subarray(0, merged), recordEnds, node, r.keys, r.cells, r.action);
+    return stop ? { merged, stop } : full ? { merged, full } : { merged };
+  }
+
+  /** Resolves records first..end of a parent with the table to itself: a known successor's id, else a new node. */
+  private insertExclusive(r: ExpandResult, first: number, end: number): void {
+    const table = this.table();
+    const { node, lo, hi, outcome, bytes, bytesEnd } = r;
+    for (let k = first; k < end; k++) {
+      const v = node[k];
+      if (v <= -2) {
+        node[k] = node[-2 - v];
+        continue;
+      }
+      let id = table.lookup(lo[k], hi[k]);
+      if (id < 0) {
+        const slot = -1 - id;
+        id = this.number(outcome[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
+        table.insertAt(slot, lo[k], hi[k], id);
+      }
+      node[k] = id;
+    }
+  }
+}

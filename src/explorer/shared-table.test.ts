@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../player/rng.js';
+import { PACKAGE_ROOT } from '../suite/index.js';
+import { CLAIMED, FOUND_PENDING, ID_BASE, PENDING, SharedTable } from './shared-table.js';
+
+/** Fingerprints with few distinct halves, so many share a home slot, a low half or a high half. */
+function crowded(count: number, seed: number): [number, number][] {
+  const rng = new Rng(seed);
+  return Array.from({ length: count }, () => [(rng.below(4096) * 0x100001) >>> 0, (rng.below(64) * 0x9e3779b1) >>> 0]);
+}
+
+describe('SharedTable', () => {
+  it('claims each fingerprint once and finds it after, against a Map, through near-collisions and growth', () => {
+    let table = SharedTable.create(5000);
+    const truth = new Map<string, number>();
+    let next = 0;
+    for (const [lo, hi] of crowded(40_000, 3)) {
+      const key = `${lo}:${hi}`;
+      if (table.claims > 0.75 * table.capacity) table = table.grown(Math.ceil(table.capacity * 1.5));
+      expect(table.reserve(1)).toBe(true);
+      const got = table.claim(lo, hi);
+      const known = truth.get(key);
+      if (known === undefined) {
+        expect(got).toBe(CLAIMED);
+        expect(table.tag(table.slot)).toBe(PENDING);
+        table.setId(table.slot, next);
+        truth.set(key, next++);
+      } else {
+        expect(got).toBe(known);
+      }
+      expect(table.find(lo, hi)).toBe(table.slot);
+    }
+    table.release();
+    expect(table.generation).toBeGreaterThan(2);
+    for (const [key, id] of truth) {
+      const [lo, hi] = key.split(':').map(Number);
+      expect(table.tag(table.find(lo, hi))).toBe(id + ID_BASE);
+    }
+    let entries = 0;
+    table.forEach((lo, hi, tag) => {
+      entries++;
+      expect(truth.get(`${lo}:${hi}`)).toBe(tag - ID_BASE);
+    });
+    expect(entries).toBe(truth.size);
+    expect(table.find(12345, 678)).toBe(-1);
+  });
+
+  it('reports a fingerprint claimed and not numbered yet as pending', () => {
+    const table = SharedTable.create(4096);
+    table.reserve(2);
+    expect(table.claim(7, 8)).toBe(CLAIMED);
+    expect(table.claim(7, 8)).toBe(FOUND_PENDING);
+    table.setId(table.slot, 41);
+    expect(table.claim(7, 8)).toBe(41);
+  });
+
+  it('refuses reservations past its limit, so claims never fill it', () => {
+    const table = SharedTable.create(10_000, 0, 3000);
+    expect(table.reserve(2500)).toBe(true);
+    const other = new SharedTable(table.handle);
+    expect(other.reserve(1000)).toBe(false);
+    expect(other.reserve(400)).toBe(true);
+    expect(table.claims).toBe(2500 + 400);
+    table.release();
+    other.release();
+    expect(table.claims).toBe(0);
+  });
+
+  it('gives every fingerprint one claimer when threads claim the same ones at once', async () => {
+    const table = SharedTable.create(200_000);
+    const fps = crowded(60_000, 11);
+    const lo = new Uint32Array(new SharedArrayBuffer(4 * fps.length));
+    const hi = new Uint32Array(new SharedArrayBuffer(4 * fps.length));
+    fps.forEach(([l, h], i) => ((lo[i] = l), (hi[i] = h)));
+    // Each thread claims every fingerprint, from a different starting point, and says which it
+    // claimed. Threads load the built module (npm test builds first), as the pool's workers do.
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const { handle, lo, hi, start } = workerData;
+      import(${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/explorer/shared-table.js')).href)}).then(({ SharedTable, CLAIMED }) => {
+        const table = new SharedTable(handle);
+        const a = new Uint32Array(lo), b = new Uint32Array(hi);
+        const mine = [];
+        for (let n = 0; n < a.length; n++) {
+          const i = (start + n) % a.length;
+          table.reserve(1);
+          if (table.claim(a[i], b[i]) === CLAIMED) mine.push(i);
+        }
+        table.release();
+        parentPort.postMessage(mine);
+      });`;
+    const threads = [0, 15_000, 30_000, 45_000].map((start) => new Worker(code, { eval: true, workerData: { handle: table.handle, lo: lo.buffer, hi: hi.buffer, start } }));
+    const claimed = await Promise.all(threads.map((w) => new Promise<number[]>((resolve, reject) => w.once('message', resolve).once('error', reject))));
+    await Promise.all(threads.map((w) => w.terminate()));
+    const distinct = new Map<string, number>();
+    fps.forEach(([l, h], i) => distinct.set(`${l}:${h}`, distinct.get(`${l}:${h}`) ?? i));
+    const winners = claimed.flat().map((i) => `${lo[i]}:${hi[i]}`);
+    expect(new Set(winners).size).toBe(winners.length);
+    expect(new Set(winners)).toEqual(new Set(distinct.keys()));
+    for (const key of distinct.keys()) {
+      const [l, h] = key.split(':').map(Number);
+      expect(table.tag(table.find(l, h))).toBe(PENDING);
+    }
+  });
+});
