@@ -3,6 +3,7 @@ import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/inde
 import { clickClasses, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, type SharedTable } from './shared-table.js';
+import { PROGRESS_SLOTS } from '../parallel/index.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
 export const StepOutcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
@@ -275,8 +276,11 @@ function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
  * are claimed there once its moves are done (a node id, or pending), one claim after another so
  * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
  */
-function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, scratch: Scratch | undefined) {
+function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
+  // Where the watchdog sees this batch (src/parallel/watchdog.ts): state, action code (-1: the state itself), a beat.
+  const at = progress ?? new Int32Array(PROGRESS_SLOTS);
+  at[0] = 0;
   const steps = new Uint32Array(n);
   const recordEnds = new Uint32Array(n);
   const capacity = Math.max(16, n * game.actions.length);
@@ -351,6 +355,8 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
         continue;
       }
       current = deferredAction[j];
+      at[2] = actionCode(current);
+      at[3]++;
       const o = outcomeOf(game.status(deferredNext[j]));
       rec.node[r] = -1 - p.add(claimedSlot[j], rec.lo[r], rec.hi[r], id === CLAIMED ? o : o | FOUND, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
     }
@@ -365,6 +371,9 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     first = rec.count;
     current = KEY_ACTIONS[0];
     let taken = 0;
+    at[1] = s;
+    at[2] = -1;
+    at[3]++;
     try {
       state = game.decode(task.states.subarray(start, end));
       const classes = clicks ? clickClasses(game, state) : undefined;
@@ -376,12 +385,16 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
+          at[2] = id;
+          at[3]++;
           taken++;
           visit(current, 0);
           continue;
         }
         for (const c of classes!) {
           current = { id: GameAction.ACTION6, x: c.x, y: c.y };
+          at[2] = actionCode(current);
+          at[3]++;
           taken++;
           visit(current, c.cells);
         }
@@ -401,8 +414,8 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
 }
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
-export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch): ExpandResult {
-  const { steps, recordEnds, rec, error } = expandStates(game, task, undefined, scratch);
+export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
+  const { steps, recordEnds, rec, error } = expandStates(game, task, undefined, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -422,8 +435,8 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch): Ex
 }
 
 /** Expands the batch and claims its successors in the shared table (a JavaScript worker's whole job). */
-export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch): ClaimedBatch {
-  const { steps, recordEnds, rec, pending, error, full, expanded } = expandStates(game, task, table, scratch);
+export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
+  const { steps, recordEnds, rec, pending, error, full, expanded } = expandStates(game, task, table, scratch, progress);
   const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
   const p = pending!;
   const result: ClaimedBatch = {

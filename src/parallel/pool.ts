@@ -18,7 +18,7 @@ export class SharedPool {
 
   constructor(private readonly piscina: Piscina) {}
 
-  run<T>(task: unknown, options?: { transferList?: ArrayBuffer[] }): Promise<T> {
+  run<T>(task: unknown, options?: { transferList?: ArrayBuffer[]; signal?: AbortSignal }): Promise<T> {
     const result: Promise<T> = this.piscina.run(task, options);
     result.then(
       () => (this.started = true),
