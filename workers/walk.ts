@@ -5,5 +5,7 @@ import { loadGameModule } from '../src/suite/index.js';
 import { runWalks, type WalkTask } from '../src/random/walk.js';
 
 export default async function walk(task: WalkTask): Promise<unknown> {
+  // Started for the step watchdog: loading the game's module is the game's code too.
+  if (task.progress) new Int32Array(task.progress)[0] = 0;
   return runWalks(await loadGameModule(task.module), task);
 }

@@ -4,7 +4,7 @@
  * level (actions and frames a second, the slowest steps and the actions that reproduce each).
  */
 import { actionCode, actionFromCode, actionName, sameBytes, type Action, type Check, type Game } from '../../engine/index.js';
-import { OrderedRunner, workerPool } from '../../parallel/index.js';
+import { OrderedRunner, StepStalled, Watchdog, workerPool } from '../../parallel/index.js';
 import { walkActions } from '../../player/index.js';
 import { crossCheck, pythonFuzz, PythonError, PythonGame, type PyFuzzResult } from '../../python/index.js';
 import type { Profile, RegimeOutcome } from '../types.js';
@@ -83,20 +83,9 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   const pool = module && !python ? workerPool('fuzz', ctx.workers) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
   const hung = new Set<number>();
-  type Watched = { task: FuzzTask; view?: Int32Array; abort?: AbortController; last: string; since: number };
-  const inflight = new OrderedRunner<Watched, Outcome>();
-  const watchdog = setInterval(() => {
-    const now = performance.now();
-    for (const f of inflight.tasks) {
-      if (!f.view || Atomics.load(f.view, 0) < 0) continue;
-      const at = `${Atomics.load(f.view, 0)}:${Atomics.load(f.view, 1)}`;
-      if (at !== f.last) {
-        f.last = at;
-        f.since = now;
-      } else if (now - f.since > hangMs) f.abort!.abort();
-    }
-  }, 100);
-  watchdog.unref();
+  // The step watchdog (src/parallel/watchdog.ts): the worker writes (walk, step) into its task's progress.
+  const watchdog = new Watchdog(hangMs / 1000);
+  const inflight = new OrderedRunner<{ task: FuzzTask }, Outcome>();
   const launch = (task: FuzzTask): void => {
     if (python) {
       const pyTask = { level: task.level, seed: task.seed, firstStream: task.firstStream, steps: task.steps, maxWalkSteps: task.maxWalkSteps, stepLimitMs: task.stepLimitMs, restepEvery: 16, crossEvery: task.crossSampleEvery, stepSeconds: Math.min(python.options.stepSeconds, hangMs / 1000) };
@@ -110,22 +99,18 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
           throw err;
         },
       );
-      return inflight.add({ task, last: '', since: 0 }, result);
+      return inflight.add({ task }, result);
     }
-    if (!pool) return inflight.add({ task, last: '', since: 0 }, runFuzz(game, task));
-    const progress = new SharedArrayBuffer(8);
-    const view = new Int32Array(progress).fill(-1);
-    const abort = new AbortController();
-    const result = pool.run({ ...task, progress }, { signal: abort.signal }).then(
-      (r: FuzzResult): Outcome => r,
+    if (!pool) return inflight.add({ task }, runFuzz(game, task));
+    const result = watchdog.runOn<FuzzResult>(pool, { ...task }).then(
+      (r): Outcome => r,
       (err: unknown): Outcome => {
-        if (!abort.signal.aborted) throw err;
-        const walk = Atomics.load(view, 0);
-        const step = Atomics.load(view, 1);
+        if (!(err instanceof StepStalled) || err.kind !== 'hang') throw err;
+        const [walk, step] = err.at;
         return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) } };
       },
     );
-    inflight.add({ task, view, abort, last: '', since: performance.now() }, result);
+    inflight.add({ task }, result);
   };
   let next = 0;
   let done = 0;
@@ -170,7 +155,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       options.onProgress?.({ regime: 'fuzz', level: f.task.level, steps: done, total, seconds: elapsed(started) });
     }
   } finally {
-    clearInterval(watchdog);
+    if (inflight.size > 0) watchdog.stop(0);
     await inflight.settle();
     await pool?.destroy();
   }
