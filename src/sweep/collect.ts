@@ -21,7 +21,7 @@ export function levelReport(explored: ExploreJobResult, mc: MonteCarloJobResult 
     explore: explored.explore,
     analysis: explored.analysis,
     monteCarlo: mc?.monteCarlo ?? null,
-    crash: explored.crash,
+    crash: explored.crash ?? mc?.crash ?? null,
     qualification: q ? (qualified?.status ?? null) : null,
     outcome: 'pass',
     reasons: [],

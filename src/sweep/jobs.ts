@@ -12,7 +12,7 @@ import { GameCrash } from '../explorer/index.js';
 import { exploreLevel } from '../level.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
-import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
+import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
 import type { LoadedGame } from '../suite/index.js';
 import type { StateGraph } from '../graph/index.js';
 import { startHash } from './hashes.js';
@@ -27,8 +27,8 @@ export interface ExploreJobResult {
   startHash: string | null;
   explore: ExploreNumbers | null;
   analysis: AnalysisNumbers | null;
-  /** A game step threw: the actions from the level's start that reproduce it. */
-  crash: { actions: string[]; reason: string } | null;
+  /** A game step threw, hung or ran out of memory: the actions from the level's start that reproduce it. */
+  crash: { actions: string[]; reason: string; kind: CrashKind } | null;
   ranOn: RanOn;
   /** The folder the job wrote its artefacts under (as the machine that ran it sees it). */
   dir: string;
@@ -37,8 +37,10 @@ export interface ExploreJobResult {
 export interface MonteCarloJobResult {
   stage: 'monte-carlo';
   level: number;
-  /** Null when the level did not need it (a verdict from the graph, a tutorial level, no random steps in the budget). */
+  /** Null when the level did not need it (a verdict from the graph, a tutorial level, no random steps in the budget), or random play found a fault. */
   monteCarlo: MonteCarloNumbers | null;
+  /** A step threw or hung in random play (deeper than the exploration went): the episode's actions. */
+  crash: ExploreJobResult['crash'];
   ranOn: RanOn;
   dir: string;
 }
@@ -72,6 +74,8 @@ export interface RunContext {
   /** This process, `host:pid`. */
   worker: string;
   signal?: AbortSignal;
+  /** The step limit of the game's code, in seconds (`--step-timeout`; default 10). */
+  stepSeconds?: number;
   onProgress?: (p: JobProgress) => void;
 }
 
@@ -119,7 +123,7 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
     const layers = game.render(game.init(level));
     if (layers.length === 0) throw new Error('render gave no layer');
   } catch (err) {
-    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
+    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}`, kind: 'crash' };
   }
   if (!result.crash) {
     try {
@@ -130,6 +134,7 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
         maxNodes: settings.budget.nodes,
         maxSeconds: settings.budget.seconds,
         signal: ctx.signal,
+        stepSeconds: ctx.stepSeconds,
         policy: settings.policy,
         threshold: settings.threshold,
         onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }),
@@ -140,7 +145,7 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
       result.analysis = analysisNumbers(explored.report);
     } catch (err) {
       if (!(err instanceof GameCrash)) throw err;
-      result.crash = { actions: err.actions, reason: err.reason };
+      result.crash = { actions: err.actions, reason: err.reason, kind: err.kind };
     }
   }
   // the page's frames and graph, made while the game and the graph are at hand
@@ -150,7 +155,8 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
     graph,
     win: result.analysis?.shortestWin?.actions,
     deadEnd: result.analysis?.deadEnds.example?.actions,
-    crash: result.crash?.actions,
+    // The step that hung (or ran out of memory) is left out: drawn here, it would do it again on this thread.
+    crash: result.crash && (result.crash.kind === 'crash' ? result.crash.actions : result.crash.actions.slice(0, -1)),
     seed: settings.seed,
     graphLimit: settings.graphLimit,
   });
@@ -162,21 +168,28 @@ async function monteCarloJob(job: PlannedJob, loaded: LoadedGame, explored: Expl
   const level = job.level!;
   const { settings } = job;
   let monteCarlo: MonteCarloNumbers | null = null;
+  let crash: ExploreJobResult['crash'] = null;
   if (explored.analysis?.verdict === 'inconclusive' && !explored.tutorial && settings.budget.randomSteps > 0) {
-    const random = await randomPlay(loaded, {
-      level,
-      steps: settings.budget.randomSteps,
-      workers: ctx.workers,
-      seed: settings.seed,
-      policy: settings.policy,
-      threshold: settings.threshold,
-      signal: ctx.signal,
-      onProgress: (p) => ctx.onProgress?.({ stage: 'monte-carlo', level, done: p.steps, seconds: p.seconds }),
-    });
-    if (ctx.signal?.aborted) throw new JobInterrupted();
-    monteCarlo = monteCarloNumbers(random);
+    try {
+      const random = await randomPlay(loaded, {
+        level,
+        steps: settings.budget.randomSteps,
+        workers: ctx.workers,
+        seed: settings.seed,
+        policy: settings.policy,
+        threshold: settings.threshold,
+        signal: ctx.signal,
+        stepSeconds: ctx.stepSeconds,
+        onProgress: (p) => ctx.onProgress?.({ stage: 'monte-carlo', level, done: p.steps, seconds: p.seconds }),
+      });
+      if (ctx.signal?.aborted) throw new JobInterrupted();
+      monteCarlo = monteCarloNumbers(random);
+    } catch (err) {
+      if (!(err instanceof GameCrash)) throw err;
+      crash = { actions: err.actions, reason: err.reason, kind: err.kind };
+    }
   }
-  return { stage: 'monte-carlo', level, monteCarlo, ranOn: ranOn(job, ctx, started), dir: ctx.dir };
+  return { stage: 'monte-carlo', level, monteCarlo, crash, ranOn: ranOn(job, ctx, started), dir: ctx.dir };
 }
 
 /** Rejects with JobInterrupted as soon as `signal` aborts (qualification winds its pool down by itself). */
@@ -203,6 +216,7 @@ async function qualifyJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
       policy: settings.policy,
       out: join(ctx.dir, 'reproductions', game.id),
       signal: ctx.signal,
+      ...(ctx.stepSeconds !== undefined && { hangSeconds: ctx.stepSeconds }),
     }),
     ctx.signal,
   );

@@ -45,6 +45,8 @@ export interface SweepOptions {
   history?: string;
   /** Stops the sweep: the game under way is dropped, the finished ones stay in the reports. */
   signal?: AbortSignal;
+  /** The step limit of the games' code, in seconds (default 10): a level whose step hangs is reported as "hang" and the sweep goes on. */
+  stepSeconds?: number;
   /** Levels with at most this many states get every state drawn on their page (default GRAPH_VIEW_LIMIT), bigger ones a condensed view. */
   graphLimit?: number;
   /** The qualification step (tests inject a stand-in); default the real `qualify`. */
@@ -137,7 +139,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     baseline: options.baseline,
     onWarning: (message) => options.onEvent?.({ kind: 'warning', message }),
   });
-  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal };
+  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal, stepSeconds: options.stepSeconds };
   try {
     for (const [i, planned] of plan.games.entries()) {
       if (options.signal?.aborted) break;

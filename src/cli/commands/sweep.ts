@@ -11,7 +11,7 @@ import { parseRedisUrl, queueSweep, type QueueSweepEvent } from '../../queue/ind
 import { defaultWorkers } from '../../parallel/index.js';
 import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
-import { outputDirOption, parse, PYTHON_OPTIONS, pythonOptions, workersOption } from '../args.js';
+import { outputDirOption, parse, PYTHON_OPTIONS, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph sweep [options]
@@ -36,6 +36,9 @@ Options:
                        step counts, random steps that settle a level the graph leaves
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
   --workers K          worker threads (default: all cores; with --queue each worker's own)
+  --step-timeout S     a game step or render that does not return within S seconds is a hang:
+                       the level is reported as "hang" with the actions that reproduce it, and
+                       the sweep goes on with the next level and game (default 10)
   --out DIR            report folder (default: reports/<start time>)
   --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
                        this Redis (BullMQ) instead of here; this process plans, collects and
@@ -75,6 +78,7 @@ const command: Command = {
       'no-history': { type: 'boolean' },
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
+      ...STEP_OPTION,
     }, 'sweep');
     if (p.help) {
       console.log(USAGE);
@@ -137,7 +141,7 @@ const command: Command = {
       try {
         report = target
           ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent })
-          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python });
+          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, stepSeconds: stepTimeoutOption(v), ...(arcGames !== undefined && { arcGames }), python });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
         if (!outExisted) rmEmptyDir(out);
