@@ -4,7 +4,7 @@ import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../p
 import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { analysisBytes, budgetBytes, MemoryProbe } from './memory.js';
+import { analysisBytes, budgetBytes, MemoryProbe, workerHeapMb } from './memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
@@ -187,7 +187,7 @@ class Coordinator {
     this.store = new Store({ nodes, edges: Math.min(this.maxEdges, 4 * nodes), clicks });
     this.workers = options.expander?.workers ?? opened.workers;
     this.watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
-    this.expander = options.expander ?? opened.expander(this.watchdog);
+    this.expander = options.expander ?? opened.expander(this.watchdog, workerHeapMb(opened.workers, options.maxMemory));
     this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
     // Room for every thread's reservation block and a state's moves from the start, and for a
     // node limit (plus the moves of the state merged last) without growing.
@@ -255,7 +255,7 @@ class Coordinator {
   /** Stops when the process and the analysis of the graph so far would no longer fit the budget. */
   private checkMemory(): void {
     const { store } = this;
-    if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget) this.stop('max-memory');
+    if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget || this.memory.heapNearLimit) this.stop('max-memory');
   }
 
   /** With the table to itself: grows it now if `count` more entries would pass its load (false when the budget has no room). */

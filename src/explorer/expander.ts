@@ -4,6 +4,7 @@ import { sharedPool, type Watchdog } from '../parallel/index.js';
 import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { TableHandle } from './shared-table.js';
 import { packMessage, unpackMessage } from './wire.js';
+import { workerHeapMb } from './memory.js';
 
 /**
  * Runs expansion batches somewhere: a worker pool, this thread, or processes that cannot share
@@ -29,8 +30,8 @@ const KEPT = ['bytes'];
  * to come back says a thread has started and loaded the game. One that fails makes the pool
  * ready too, so the next batch sent there reports why.
  */
-export function poolExpander(workers: number, module: string, level: number, watchdog: Watchdog): Expander {
-  const pool = sharedPool('expand', workers);
+export function poolExpander(workers: number, module: string, level: number, watchdog: Watchdog, heapMb = workerHeapMb(workers)): Expander {
+  const pool = sharedPool('expand', workers, heapMb);
   // Packed per attempt: a batch whose thread was terminated under another's hang runs again.
   const send = (task: ExpandTask, table?: TableHandle): Promise<ArrayBuffer> =>
     watchdog.run((progress, signal) => {

@@ -52,8 +52,8 @@ export interface OpenedLevel extends OpenedGame {
   lastLevel: boolean;
   /** Computes the root (game code runs here: call it where a throw is reported). */
   root(): Promise<RootState>;
-  /** Where the explorer's batches run: the shared pool for a module (under the watchdog), else this thread. */
-  expander(watchdog: Watchdog): Expander;
+  /** Where the explorer's batches run: the shared pool for a module (under the watchdog, each thread's heap capped at heapMb), else this thread. */
+  expander(watchdog: Watchdog, heapMb?: number): Expander;
   /** Game steps a batch should carry, when the default does not suit (Python steps cost about a millisecond). */
   batchSteps?: number;
   /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
@@ -119,6 +119,6 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       const { lo, hi } = fingerprintInto(bytes, { lo: 0, hi: 0 });
       return { bytes, lo, hi, status: game.status(state) };
     },
-    expander: (watchdog) => (module ? poolExpander(opened.workers, module, level, watchdog) : inlineExpander(game)),
+    expander: (watchdog, heapMb) => (module ? poolExpander(opened.workers, module, level, watchdog, heapMb) : inlineExpander(game)),
   };
 }

@@ -1,7 +1,7 @@
 /** Monte Carlo play of a random policy over the worker pool, with Clopper-Pearson bounds on its win rate. */
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
 import { actionName } from '../engine/index.js';
-import { GameCrash, openLevel, type GameSource } from '../explorer/index.js';
+import { GameCrash, openLevel, workerHeapMb, type GameSource } from '../explorer/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
 import { pythonWalks, type StepTiming } from '../python/index.js';
@@ -19,6 +19,8 @@ export interface RandomOptions {
   maxAttemptSteps?: number;
   threshold?: number;
   signal?: AbortSignal;
+  /** Memory budget in GB: each worker thread's heap is its share (default: 80% of what the machine has free). */
+  maxMemory?: number;
   /** A step in a worker that does not return within this many seconds stops the play with a GameCrash of kind 'hang' (default 10). */
   stepSeconds?: number;
   onProgress?: (p: { steps: number; episodes: number; wins: number; seconds: number }) => void;
@@ -68,7 +70,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   const seed = options.seed ?? 1;
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
-  const pool = module ? sharedPool('walk', workers) : undefined;
+  const pool = module ? sharedPool('walk', workers, workerHeapMb(workers, options.maxMemory)) : undefined;
   let timing: StepTiming | undefined;
   // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
   const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming }> => {

@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
-import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
+import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { resolveGame } from '../../explorer/index.js';
 import type { Command } from '../main.js';
@@ -25,6 +25,7 @@ Options:
   --out DIR          folder for the reproductions (default: a new folder under the OS temp dir)
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
   --step-limit MS    a step slower than this is a finding (default 1000)
+${STEP_USAGE}
   --json             print one JSON object
 ${PYTHON_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the regimes stop, findings so far are reported (JSON:
@@ -93,6 +94,7 @@ const command: Command = {
       'step-limit': { type: 'string' },
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
+      ...STEP_OPTION,
     }, 'qualify');
     if (p.help) {
       console.log(USAGE);
@@ -116,6 +118,7 @@ const command: Command = {
         out,
         policy,
         stepLimitMs: numberOption(v, 'step-limit', { min: 1 }),
+        hangSeconds: stepTimeoutOption(v),
         signal: stop.signal,
         onProgress: shown.update,
       });

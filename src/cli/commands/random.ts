@@ -19,6 +19,8 @@ Options:
                          (the ARC-AGI-3-Agents random agent: uniform over ACTION1..ACTION7)
   --max-attempt-steps N  cut an attempt off after N steps (counted as a win for the upper bound)
   --threshold P          verdict threshold (default 1e-4)
+  --max-memory GB        memory for the worker threads together: a game that allocates past its
+                         thread's share is stopped as out of memory (default: 80% of what is free)
   --step-timeout S       a game step that does not return within S seconds is a hang: the play
                          stops with the actions that reproduce it (default 10)
   --json                 print one JSON object
@@ -57,6 +59,7 @@ const command: Command = {
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
       ...STEP_OPTION,
+      'max-memory': { type: 'string' },
     }, 'random');
     if (p.help) {
       console.log(USAGE);
@@ -77,6 +80,7 @@ const command: Command = {
         maxAttemptSteps: numberOption(v, 'max-attempt-steps', { min: 1 }),
         threshold: numberOption(v, 'threshold', { min: 0, max: 1, real: true }),
         stepSeconds: stepTimeoutOption(v),
+        maxMemory: numberOption(v, 'max-memory', { min: 0.001, real: true }),
         signal: stop.signal,
       });
       const interrupted = stop.interrupted;

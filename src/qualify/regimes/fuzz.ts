@@ -5,6 +5,7 @@
  */
 import { actionCode, actionFromCode, actionName, sameBytes, type Action, type Check, type Game } from '../../engine/index.js';
 import { OrderedRunner, StepStalled, Watchdog, workerPool } from '../../parallel/index.js';
+import { workerHeapMb } from '../../explorer/index.js';
 import { walkActions } from '../../player/index.js';
 import { crossCheck, pythonFuzz, PythonError, PythonGame, type PyFuzzResult } from '../../python/index.js';
 import type { Profile, RegimeOutcome } from '../types.js';
@@ -23,7 +24,7 @@ export const FPS_FLOOR = 1000;
 
 export interface FuzzOutcome {
   levels: Map<number, RegimeOutcome>;
-  /** Levels where a step never returned. */
+  /** Levels where a step never returned (or ran its thread out of memory). */
   hung: Set<number>;
   steps: number;
   seconds: number;
@@ -52,7 +53,7 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
 }
 
 /** A task's result whichever side ran it, or the walk point of a step that never returned. */
-type Outcome = FuzzResult | { hung: WalkPoint };
+type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean };
 
 /** A Python task's result in the shape of the TypeScript one (its samples are checked in another process here). */
 function fromPython(game: PythonGame, r: PyFuzzResult): Outcome {
@@ -80,7 +81,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check>; timing: FuzzTiming; slowest: Slow[] }>(
     levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set(), timing: { steps: 0, seconds: 0, frames: 0, slowest: [] }, slowest: [] }]),
   );
-  const pool = module && !python ? workerPool('fuzz', ctx.workers) : undefined;
+  const pool = module && !python ? workerPool('fuzz', ctx.workers, workerHeapMb(ctx.workers)) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
   const hung = new Set<number>();
   // The step watchdog (src/parallel/watchdog.ts): the worker writes (walk, step) into its task's progress.
@@ -105,9 +106,9 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
     const result = watchdog.runOn<FuzzResult>(pool, { ...task }).then(
       (r): Outcome => r,
       (err: unknown): Outcome => {
-        if (!(err instanceof StepStalled) || err.kind !== 'hang') throw err;
+        if (!(err instanceof StepStalled) || err.kind === 'stopped') throw err;
         const [walk, step] = err.at;
-        return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) } };
+        return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) }, outOfMemory: err.kind === 'out-of-memory' };
       },
     );
     inflight.add({ task }, result);
@@ -130,7 +131,8 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
       if ('hung' in r) {
-        note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
+        if (r.outOfMemory) note({ check: 'exception', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
+        else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
         level.steps += r.hung.step;
         hung.add(f.task.level);
       } else {
