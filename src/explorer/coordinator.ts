@@ -87,6 +87,12 @@ export interface ExploreResult extends GraphMeasures {
   bytesPerState: number;
   /** A real ARC game (Python): how its level started, its identity, how clicks were expanded. */
   python?: PythonExploreInfo;
+  /**
+   * Set when a sampled transition's identity did not hold (its successor decoded and encoded again,
+   * or the step taken again, gave other bytes): states that should merge may not, and the graph's
+   * numbers cannot be trusted. The actions reach the state from reset; the last one is the step.
+   */
+  identityWarning: { message: string; actions: string[] } | null;
 }
 
 /** How a game failed: a step threw, a step never returned, a worker ran out of memory. */
@@ -162,6 +168,7 @@ class Coordinator {
   private stepsPerState: number;
   private expandedCount = 0;
   private stopReason: StopReason | null = null;
+  private identityWarning: ExploreResult['identityWarning'] = null;
   private lastProgress = 0;
   /** The table must grow before more is claimed: nothing is dispatched until it has. */
   private growNeeded = false;
@@ -239,6 +246,10 @@ class Coordinator {
     const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
+    if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
+      const path = bfsPath(this.store.graph(this.game.actions), batch.ids[r.identity.state]);
+      this.identityWarning = { message: r.identity.message, actions: [...path, r.identity.action].map(codeName) };
+    }
     if (done.stop) return this.stop(done.stop);
     if (done.full) {
       const start = done.merged > 0 ? batch.ends[done.merged - 1] : 0;
@@ -293,7 +304,8 @@ class Coordinator {
     const { opened, expander } = this;
     const claimed = this.claimInWorkers;
     const batch: Batch = { ids, states, ends, claimed, nodesBefore: this.store.nodeCount };
-    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends };
+    // The root's batch checks every transition's identity: a fault at reset is seen at once.
+    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
     const result: Promise<ClaimedBatch | ExpandResult> = claimed ? expander.runAndClaim!(task, this.table.handle) : expander.run(task);
     if (first) this.inflight.addFirst(batch, result);
     else this.inflight.add(batch, result);
@@ -433,6 +445,7 @@ class Coordinator {
       transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
       storeBytes,
       bytesPerState: storeBytes / graph.nodeCount,
+      identityWarning: this.identityWarning,
       ...this.opened.describe?.(),
     };
     return { result, graph };

@@ -1,6 +1,6 @@
 /** The expand kernel: one batch of frontier states stepped through every action, successors fingerprinted and packed in typed arrays. */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
-import { clickClasses, type Game } from '../engine/index.js';
+import { clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, type SharedTable } from './shared-table.js';
 import { PROGRESS_SLOTS } from '../parallel/index.js';
@@ -18,6 +18,29 @@ export interface ExpandTask {
   states: Uint8Array;
   /** End offset of each state in `states`. */
   ends: Uint32Array;
+  /** Check the identity of every transition, not a sample (the root's batch: a fault at reset is seen at once). */
+  checkAll?: boolean;
+}
+
+/**
+ * Transitions whose successor's fingerprint has these low bits clear have their identity checked
+ * (about 1 in 64, the same transitions whatever the batching): the successor decoded and encoded
+ * again must give the same bytes, and the same step taken again the same bytes.
+ */
+export const IDENTITY_SAMPLE = 63;
+
+/** A sampled transition whose identity did not hold: which state of the batch, which action, what differed. */
+export interface IdentityFault {
+  state: number;
+  action: number;
+  message: string;
+}
+
+/** Why a transition's identity does not hold, or undefined (the game may throw here: the caller reports it as a step's exception). */
+function identityFault(game: Game, state: unknown, a: Action, bytes: Uint8Array): string | undefined {
+  if (!sameBytes(game.encode(game.decode(bytes)), bytes)) return 'decoding a state and encoding it again gave other bytes: encode is not canonical';
+  if (!sameBytes(game.encode(game.step(state, a)), bytes)) return 'the same step taken again gave other bytes: encode is not canonical or step is not deterministic';
+  return undefined;
 }
 
 /**
@@ -49,6 +72,8 @@ export interface ExpandResult {
   bytesEnd: Uint32Array;
   /** Set when the game threw: which state of the batch, which action code, what it said. */
   error?: { state: number; action: number; message: string };
+  /** The batch's first sampled transition whose identity did not hold. */
+  identity?: IdentityFault;
 }
 
 
@@ -204,6 +229,7 @@ export interface ClaimedBatch {
   /** The table reached its limit before state `expanded`: the rest is to be expanded again once it has grown. */
   full?: boolean;
   error?: ExpandResult['error'];
+  identity?: IdentityFault;
 }
 
 /**
@@ -290,6 +316,8 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   const clicks = game.actions.includes(GameAction.ACTION6);
   const keyMoves = game.actions.length - (clicks ? 1 : 0);
   let error: ExpandResult['error'];
+  let identity: IdentityFault | undefined;
+  const checkAll = task.checkAll === true;
   let full = false;
   /** The first record of the state being expanded. */
   let first = 0;
@@ -311,6 +339,10 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     const next = game.step(state, a);
     const bytes = game.encode(next);
     fingerprintInto(bytes, fp);
+    if (!identity && (checkAll || (fp.lo & IDENTITY_SAMPLE) === 0)) {
+      const message = identityFault(game, state, a, bytes);
+      if (message) identity = { state: s, action: actionCode(a), message };
+    }
     const r = rec.latest(fp.lo, fp.hi);
     if (r >= first) {
       if (cellCount) rec.cells[r] += cellCount;
@@ -410,12 +442,12 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     start = end;
   }
   table?.release();
-  return { steps, recordEnds, rec, pending, error, full, expanded: error ? error.state : s };
+  return { steps, recordEnds, rec, pending, error, identity, full, expanded: error ? error.state : s };
 }
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
 export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
-  const { steps, recordEnds, rec, error } = expandStates(game, task, undefined, scratch, progress);
+  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -431,12 +463,13 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, pro
     bytesEnd: rec.bytesEnd.subarray(0, r),
   };
   if (error) result.error = error;
+  if (identity) result.identity = identity;
   return result;
 }
 
 /** Expands the batch and claims its successors in the shared table (a JavaScript worker's whole job). */
 export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
-  const { steps, recordEnds, rec, pending, error, full, expanded } = expandStates(game, task, table, scratch, progress);
+  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, table, scratch, progress);
   const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
   const p = pending!;
   const result: ClaimedBatch = {
@@ -457,5 +490,6 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
   };
   if (full) result.full = true;
   if (error) result.error = error;
+  if (identity) result.identity = identity;
   return result;
 }

@@ -29,6 +29,10 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   lines.push(`Source \`${game.source}\`, ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
   if (game.error) lines.push(`**Error:** ${game.error}`, '');
   if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
+  for (const level of game.levels.filter((l) => l.explore?.identityWarning)) {
+    const w = level.explore!.identityWarning!;
+    lines.push(`Level ${level.level} identity warning: ${w.message}; the graph's numbers cannot be trusted. Reproduce from the reset state: \`${w.actions.join(' ')}\``, '');
+  }
   for (const level of game.levels.filter((l) => l.crash)) {
     lines.push(`Level ${level.level} ${faultName(level.crash!.kind)}: ${level.crash!.reason}. Reproduce from the reset state: \`${level.crash!.actions.join(' ') || '(no actions)'}\``, '');
   }

@@ -67,6 +67,8 @@ export interface ExploreNumbers {
   transitionsPerSecond: number;
   storeBytes: number;
   bytesPerState: number;
+  /** A sampled transition's identity did not hold (encode not canonical, or step not deterministic): the graph's numbers cannot be trusted. */
+  identityWarning: { message: string; actions: string[] } | null;
   /** A real ARC game (Python): how the level started, its identity, how clicks were expanded (absent for TypeScript games). */
   python?: PythonLevelReport | null;
 }
@@ -304,6 +306,7 @@ const exploreSchema = obj({
   transitionsPerSecond: num({ min: 0 }),
   storeBytes: count,
   bytesPerState: num({ min: 0 }),
+  identityWarning: nullable(obj({ message: str, actions: arr(str) })),
   python: nullable(pythonSchema),
 }, { optional: ['python'] });
 
@@ -445,8 +448,8 @@ export function parseReport(text: string, where = 'report'): SweepReport {
 /**
  * Fields added after a version's first reports were written, filled from what those reports
  * have: a probability's width and relative width from its bounds, no reason for an exact solve
- * that gave up (older solvers did not say), a crash's kind (a step that threw: hangs came later)
- * and no hung levels in the summary.
+ * that gave up (older solvers did not say), a crash's kind (a step that threw: hangs came later),
+ * no hung levels in the summary and no identity warning (older explorers did not check).
  */
 function fillAdded(report: Record<string, unknown>): void {
   const summary = report.summary as Record<string, unknown> | undefined;
@@ -455,6 +458,8 @@ function fillAdded(report: Record<string, unknown>): void {
     for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
       const crash = level.crash as Record<string, unknown> | null | undefined;
       if (crash && typeof crash === 'object') crash.kind ??= 'crash';
+      const explore = level.explore as Record<string, unknown> | null | undefined;
+      if (explore && typeof explore === 'object') explore.identityWarning ??= null;
       const pWin = (level.analysis as { pWin?: Record<string, unknown> } | null)?.pWin;
       if (!pWin || typeof pWin.lower !== 'number' || typeof pWin.upper !== 'number') continue;
       pWin.width ??= pWin.upper - pWin.lower;

@@ -13,6 +13,8 @@ export function levelOutcome(level: {
   analysis: AnalysisNumbers | null;
   monteCarlo?: MonteCarloNumbers | null;
   crash: { actions: string[]; reason: string; kind: CrashKind } | null;
+  /** The exploration's identity check failed on a sampled transition. */
+  identityWarning?: { message: string; actions: string[] } | null;
   qualification: RegimeStatus | null;
   /** What qualification found wrong with this level, one line each. */
   qualificationFailures?: readonly string[];
@@ -23,6 +25,7 @@ export function levelOutcome(level: {
   if (level.crash?.kind === 'hang') return { outcome: 'hang', reasons: [`hung after ${level.crash.actions.length} actions: ${level.crash.reason}`] };
   if (level.crash?.kind === 'out-of-memory') reasons.push(`ran out of memory after ${level.crash.actions.length} actions: ${level.crash.reason}`);
   else if (level.crash) reasons.push(`crashed after ${level.crash.actions.length} actions: ${level.crash.reason}`);
+  if (level.identityWarning) reasons.push(`identity is unstable (${level.identityWarning.message}; reproduce: ${level.identityWarning.actions.join(' ')}): the graph's numbers cannot be trusted`);
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     reasons.push(`a random policy wins with probability ${analysis.pWin.method === 'exact' ? show(analysis.pWin.lower) : `>= ${show(analysis.pWin.lower)}`}, not below ${analysis.threshold}`);
   }
