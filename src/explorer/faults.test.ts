@@ -49,4 +49,15 @@ describe('explore under the step watchdog', () => {
     expect(err.kind).toBe('crash');
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2', 'ACTION2']);
   }, 60_000);
+
+  it('warns when a sampled transition re-encodes to other bytes, the same warning at any worker count', async () => {
+    const noncanon = await loadGame(join(__dirname, '../../test/fixtures/faults/noncanon.ts'));
+    const one = await exploreGraph(noncanon, { level: 1, workers: 1 });
+    const two = await exploreGraph(noncanon, { level: 1, workers: 2 });
+    // The root's transitions are all checked: the first one, ACTION3, shows it.
+    expect(one.result.identityWarning).toEqual({ message: expect.stringMatching(/encode is not canonical/), actions: ['ACTION3'] });
+    expect(two.result.identityWarning).toEqual(one.result.identityWarning);
+    const lights = await loadGame(fixture('lights'));
+    expect((await exploreGraph(lights, { level: 2, workers: 2 })).result.identityWarning).toBeNull();
+  }, 60_000);
 });
