@@ -126,7 +126,15 @@ export class GameCrash extends Error {
  */
 export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
   const opened = await openLevel(source, options.level, options.workers);
-  const coordinator = new Coordinator(opened, options, await opened.root());
+  let root: RootState;
+  try {
+    root = await opened.root();
+  } catch (err) {
+    // A real ARC game's start reports its own errors; a JavaScript game's init or encode threw here.
+    if (opened.python) throw err;
+    throw new GameCrash(opened.game.id, options.level, [], `the reset state cannot be built: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const coordinator = new Coordinator(opened, options, root);
   await coordinator.run();
   return coordinator.finish();
 }

@@ -9,7 +9,7 @@ import type { Game } from '../engine/index.js';
 import { fingerprint, initIdentity } from '../engine/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { bfsPath, NodeFlag } from '../graph/index.js';
-import { inspectStep, type Check } from '../engine/index.js';
+import { inspectStep, unplayable, type Check } from '../engine/index.js';
 
 /** Re-steps of the last transition when probing for nondeterminism (a flaky step differs only sometimes). */
 const NONDETERMINISM_RESTEPS = 32;
@@ -138,8 +138,8 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
  * its cycles cut and delta-debugged, or the breadth-first path, whichever is shorter.
  */
 export async function shrink(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits, message?: string): Promise<Action[]> {
-  // A slow step may never return: only its prefix is ever played again, to cut its cycles.
-  if (check === 'slow-step') return cutCycles(game, level, actions);
+  // A slow step may never return (an allocation may not end): only its prefix is ever played again, to cut its cycles.
+  if (unplayable(check)) return cutCycles(game, level, actions);
   // Delta debugging replays prefixes from the reset state: bounded in time too (a real ARC game's
   // steps are requests to its Python process, about a millisecond each).
   const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);

@@ -36,7 +36,12 @@ export function runWalks(game: Game, task: WalkTask): WalkResult {
   const at = task.progress ? new Int32Array(task.progress) : new Int32Array(2);
   at[0] = 0;
   at[1] = 0;
-  const root = game.init(task.level);
+  let root: unknown;
+  try {
+    root = game.init(task.level);
+  } catch (err) {
+    return { steps: steps.subarray(0, 0), end: end.subarray(0, 0), error: { episode: 0, step: 0, message: `init(${task.level}) threw: ${err instanceof Error ? err.message : String(err)}` } };
+  }
   for (let i = 0; i < task.count; i++) {
     at[0] = i;
     const rng = new Rng(task.seed, task.first + i);

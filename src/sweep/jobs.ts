@@ -76,6 +76,8 @@ export interface RunContext {
   signal?: AbortSignal;
   /** The step limit of the game's code, in seconds (`--step-timeout`; default 10). */
   stepSeconds?: number;
+  /** Memory budget in GB (`--max-memory`): the exploration's, and each worker thread's heap is its share. */
+  maxMemory?: number;
   onProgress?: (p: JobProgress) => void;
 }
 
@@ -135,6 +137,7 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
         maxSeconds: settings.budget.seconds,
         signal: ctx.signal,
         stepSeconds: ctx.stepSeconds,
+        maxMemory: ctx.maxMemory,
         policy: settings.policy,
         threshold: settings.threshold,
         onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }),
@@ -180,6 +183,7 @@ async function monteCarloJob(job: PlannedJob, loaded: LoadedGame, explored: Expl
         threshold: settings.threshold,
         signal: ctx.signal,
         stepSeconds: ctx.stepSeconds,
+        maxMemory: ctx.maxMemory,
         onProgress: (p) => ctx.onProgress?.({ stage: 'monte-carlo', level, done: p.steps, seconds: p.seconds }),
       });
       if (ctx.signal?.aborted) throw new JobInterrupted();
@@ -217,6 +221,7 @@ async function qualifyJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
       out: join(ctx.dir, 'reproductions', game.id),
       signal: ctx.signal,
       ...(ctx.stepSeconds !== undefined && { hangSeconds: ctx.stepSeconds }),
+      ...(ctx.maxMemory !== undefined && { maxMemory: ctx.maxMemory }),
     }),
     ctx.signal,
   );

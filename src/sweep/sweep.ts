@@ -47,6 +47,8 @@ export interface SweepOptions {
   signal?: AbortSignal;
   /** The step limit of the games' code, in seconds (default 10): a level whose step hangs is reported as "hang" and the sweep goes on. */
   stepSeconds?: number;
+  /** Memory budget in GB of each job (default: 80% of what is free): worker threads get an equal share of heap. */
+  maxMemory?: number;
   /** Levels with at most this many states get every state drawn on their page (default GRAPH_VIEW_LIMIT), bigger ones a condensed view. */
   graphLimit?: number;
   /** The qualification step (tests inject a stand-in); default the real `qualify`. */
@@ -139,7 +141,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     baseline: options.baseline,
     onWarning: (message) => options.onEvent?.({ kind: 'warning', message }),
   });
-  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal, stepSeconds: options.stepSeconds };
+  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory };
   try {
     for (const [i, planned] of plan.games.entries()) {
       if (options.signal?.aborted) break;

@@ -25,6 +25,8 @@ Options:
   --out DIR          folder for the reproductions (default: a new folder under the OS temp dir)
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
   --step-limit MS    a step slower than this is a finding (default 1000)
+  --max-memory GB    memory for the worker threads together: a game that allocates past its
+                     thread's share is a finding (default: 80% of what is free)
 ${STEP_USAGE}
   --json             print one JSON object
 ${PYTHON_USAGE}
@@ -95,6 +97,7 @@ const command: Command = {
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
       ...STEP_OPTION,
+      'max-memory': { type: 'string' },
     }, 'qualify');
     if (p.help) {
       console.log(USAGE);
@@ -119,6 +122,7 @@ const command: Command = {
         policy,
         stepLimitMs: numberOption(v, 'step-limit', { min: 1 }),
         hangSeconds: stepTimeoutOption(v),
+        maxMemory: numberOption(v, 'max-memory', { min: 0.001, real: true }),
         signal: stop.signal,
         onProgress: shown.update,
       });

@@ -81,7 +81,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check>; timing: FuzzTiming; slowest: Slow[] }>(
     levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set(), timing: { steps: 0, seconds: 0, frames: 0, slowest: [] }, slowest: [] }]),
   );
-  const pool = module && !python ? workerPool('fuzz', ctx.workers, workerHeapMb(ctx.workers)) : undefined;
+  const pool = module && !python ? workerPool('fuzz', ctx.workers, workerHeapMb(ctx.workers, options.maxMemory)) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
   const hung = new Set<number>();
   // The step watchdog (src/parallel/watchdog.ts): the worker writes (walk, step) into its task's progress.
@@ -131,7 +131,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
       if ('hung' in r) {
-        if (r.outOfMemory) note({ check: 'exception', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
+        if (r.outOfMemory) note({ check: 'out-of-memory', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
         else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
         level.steps += r.hung.step;
         hung.add(f.task.level);
