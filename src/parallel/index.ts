@@ -2,3 +2,4 @@
 export * from './pool.js';
 export * from './ordered.js';
 export * from './watchdog.js';
+export * from './threaded-game.js';
