@@ -4,13 +4,14 @@
  * named, no partial file, and every case bounded in time. The sweeps put each fault game between
  * two good ones, whose results must be complete.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameReport, LevelReport } from '../../src/report/schema.js';
 import { parseReport } from '../../src/report/schema.js';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
-import { run, type Finished } from '../support/cli.js';
+import { CLI, run, start, type Finished } from '../support/cli.js';
 import { tempFolders } from '../support/temp.js';
 
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
@@ -257,4 +258,39 @@ describe('the fault table: sweeps with each fault game between two good ones', (
       expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## /);
     }, 240_000);
   }
+});
+
+describe('a stuck step: time limits and Ctrl-C still work; replay and play stop it', () => {
+  it.concurrent('explore --max-seconds 2 returns the partial graph while a step is stuck (step limit 10 s)', async () => {
+    const { r, seconds } = await timed(['explore', fixture('hang'), '--workers', '1', '--max-seconds', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'max-seconds', fullyExplored: false });
+    expect(seconds).toBeLessThan(9);
+  }, 60_000);
+
+  it.concurrent('random stops on SIGINT while a step is stuck: the partial result, exit 130', async () => {
+    const running = start(['random', fixture('hang'), '--workers', '1', '--steps', '1000000', '--json']);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const sent = performance.now();
+    running.child.kill('SIGINT');
+    const r = await running.finished;
+    expect(r.code, r.stderr).toBe(130);
+    expect(JSON.parse(r.stdout)).toMatchObject({ interrupted: true });
+    expect((performance.now() - sent) / 1000).toBeLessThan(5);
+  }, 60_000);
+
+  it.concurrent('replay of a hang reproduction diverges at the step that hung; play ends there with the actions', async () => {
+    const out = tempDir();
+    const q = await run(['qualify', fixture('hang'), '--workers', '1', '--steps-scale', '0.001', '--step-timeout', '1', '--out', out, '--json']);
+    const finding = (JSON.parse(q.stdout).findings as Json[]).find((f) => f.check === 'slow-step')!;
+    const replayed = await timed(['replay', finding.reproduction, '--game', fixture('hang'), '--step-timeout', '1', '--json']);
+    expect(replayed.r.code, replayed.r.stderr).toBe(1);
+    expect(JSON.parse(replayed.r.stdout).divergence.message).toMatch(/did not return within 1 s/);
+    expect(replayed.seconds).toBeLessThan(10);
+    const played = spawnSync(process.execPath, [CLI, 'play', fixture('hang'), '--step-timeout', '1', '--record', join(out, 'session.jsonl')], { input: 'ACTION4\nACTION4\nACTION4\nquit\n', encoding: 'utf8', timeout: 30_000 });
+    expect(played.status, played.stderr).toBe(1);
+    expect(played.stderr.trimEnd()).toMatch(/^arcgraph play: hang level 1 hung after 3 actions of this session \[ACTION4, ACTION4, ACTION4\]: a step did not return within 1 s/);
+    // No partial recording.
+    expect(existsSync(join(out, 'session.jsonl'))).toBe(false);
+  }, 60_000);
 });
