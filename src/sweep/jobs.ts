@@ -8,7 +8,10 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
+import { threadedGame } from '../parallel/index.js';
+import { PythonGame } from '../python/index.js';
 import { exploreLevel } from '../level.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
@@ -105,8 +108,27 @@ function needed<T extends JobResult>(job: PlannedJob, inputs: ReadonlyMap<string
   return result as T;
 }
 
+/**
+ * The game for the job's own calls (the reset state, its hash, the filmstrips): a JavaScript game
+ * on a thread of its own, so a step or render that never returns stops at the step limit instead
+ * of freezing the sweep; a real ARC game already runs in its own processes.
+ */
+function offThread(loaded: LoadedGame, ctx: RunContext): { game: Game; close(): void } {
+  if (loaded.game instanceof PythonGame) return { game: loaded.game, close: () => undefined };
+  const game = threadedGame(loaded.module, ctx.stepSeconds);
+  return { game, close: () => game.close() };
+}
+
 async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number): Promise<ExploreJobResult> {
-  const { game } = loaded;
+  const here = offThread(loaded, ctx);
+  try {
+    return await exploreLevelJob(job, loaded, here.game, ctx, started);
+  } finally {
+    here.close();
+  }
+}
+
+async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, ctx: RunContext, started: number): Promise<ExploreJobResult> {
   const level = job.level!;
   const { settings } = job;
   const result: ExploreJobResult = {
