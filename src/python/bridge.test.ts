@@ -3,12 +3,14 @@
  * and exact probabilities against brute force over TypeScript twins, identity with hidden state,
  * click classes with weights, level starts, and faults (a crash, hangs, memory).
  */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../analysis/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
 import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin } from '../../test/support/python.js';
+import { engineNear } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
 const opened: PythonGame[] = [];
@@ -134,6 +136,9 @@ describe('the Python bridge on the fixture games', () => {
   it('says in one line what is missing: the interpreter or the engine, and how to install it', () => {
     expect(() => openPythonGame(fixtureGame('hid1'), { python: 'no-such-python-here' })).toThrow(/^no Python interpreter 'no-such-python-here' .*pip install arcengine/);
     expect(() => openPythonGame(fixtureGame('hid1'), { engine: '/nonexistent', python: 'python3' })).toThrow(/^cannot import the ARC engine 'arcengine' .*pip install arcengine/);
+    // the fixture games sit below a folder holding arcengine/, as the public repository's do: the error names it
+    expect(() => openPythonGame(fixtureGame('hid1'), { engine: '/nonexistent', python: 'python3' })).toThrow(`${join(FIXTURE_ENGINE, 'arcengine')} sits above the game: ARCGRAPH_ARC_ENGINE=${FIXTURE_ENGINE} uses it`);
+    expect(engineNear('/nonexistent/games/x/v1/x.py')).toBeUndefined();
   });
 });
 
@@ -178,7 +183,6 @@ describe('the Python side of the seeded player, sessions and random play', () =>
     const { parseAction } = await import('../engine/index.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const game = open('hid1');
     const actions = 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2 ACTION3 ACTION2 ACTION2 ACTION2'.split(' ').map(parseAction);
     const { lines, outcome } = recordActions(game, actions);
@@ -208,7 +212,6 @@ describe('qualify on a Python game', () => {
     const { readRecording, replayRecording } = await import('../recording/index.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const dir = mkdtempSync(join(tmpdir(), 'arcgraph-pyq-'));
     try {
       const game = open('bad1', { stepSeconds: 2 });
@@ -236,7 +239,6 @@ describe('a sweep of an ARC games folder', () => {
     const { validateReport } = await import('../report/index.js');
     const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const out = mkdtempSync(join(tmpdir(), 'arcgraph-pysweep-'));
     try {
       const report = await sweep({ arcGames: join(FIXTURE_ENGINE, 'games'), games: ['hid1', 'clk1'], python: { engine: FIXTURE_ENGINE }, out, workers: 2, budget: { nodes: 1000, seconds: 20, stepsScale: 0.002, randomSteps: 0 } });

@@ -44,11 +44,28 @@ export function hostCommand(gameFile: string, settings: PythonSettings, flags: r
   };
 }
 
-/** The one-line message for a missing engine: what was looked for and how to install it. */
-export function noEngineMessage(settings: PythonSettings, detail: string): string {
+/**
+ * The folder nearest above a game file that holds an `arcengine/` package: games are often checked
+ * out beside the engine (the public repository's layout), so the missing-engine error can name it.
+ */
+export function engineNear(gameFile: string, levels = 5): string | undefined {
+  let dir = dirname(resolve(gameFile));
+  for (let i = 0; i < levels; i++) {
+    if (isFile(join(dir, 'arcengine', '__init__.py'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}
+
+/** The one-line message for a missing engine: what was looked for, how to install it, and an engine found beside the game. */
+export function noEngineMessage(settings: PythonSettings, detail: string, gameFile?: string): string {
   const engine = engineOf(settings);
   const where = engine ? `in ${engine} (ARCGRAPH_ARC_ENGINE or --arc-engine) and in ${pythonOf(settings)}'s own packages` : `in ${pythonOf(settings)}'s packages (ARCGRAPH_ARC_ENGINE unset)`;
-  return `cannot import the ARC engine 'arcengine' ${where}: install it with \`pip install arcengine\`, or point ARCGRAPH_ARC_ENGINE at a folder holding arcengine/ (${detail})`;
+  const near = gameFile && engineNear(gameFile);
+  const hint = near && (!engine || resolve(engine) !== near) ? `; ${join(near, 'arcengine')} sits above the game: ARCGRAPH_ARC_ENGINE=${near} uses it` : '';
+  return `cannot import the ARC engine 'arcengine' ${where}: install it with \`pip install arcengine\`, or point ARCGRAPH_ARC_ENGINE at a folder holding arcengine/${hint} (${detail})`;
 }
 
 export function noPythonMessage(settings: PythonSettings): string {

@@ -242,7 +242,7 @@ export class PythonGame implements Game<PyState> {
 function openError(err: unknown, options: PythonSettings, file: string): Error {
   if (!(err instanceof PythonError)) return err as Error;
   if (err.kind === 'no-python') return new InputError(noPythonMessage(options));
-  if (err.kind === 'load' && err.message.startsWith('no-engine:')) return new InputError(noEngineMessage(options, err.message.slice('no-engine: '.length)));
+  if (err.kind === 'load' && err.message.startsWith('no-engine:')) return new InputError(noEngineMessage(options, err.message.slice('no-engine: '.length), file));
   if (err.kind === 'load') return new InputError(err.message);
   return new InputError(`${file}: the Python host did not start: ${err.message}`);
 }

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { Job, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import { prepareOutputDir } from '../files.js';
+import { arcGameFile, openPythonGame, PythonGame, type PythonSettings } from '../python/index.js';
 import { loadGame, type LoadedGame } from '../suite/index.js';
 import { contentHash, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
 import { connection, PREFIX, WORK_QUEUE } from './connection.js';
@@ -29,6 +30,8 @@ export interface WorkerOptions {
   /** The shared folder as this machine sees it; default the path each job names. */
   out?: string;
   lockSeconds?: number;
+  /** The Python interpreter and ARC engine of real ARC games on this machine (default: python3, ARCGRAPH_ARC_ENGINE). */
+  python?: PythonSettings;
   /** The qualification step (tests inject a stand-in). */
   qualifier?: Qualifier;
   onEvent?: (event: WorkerEvent) => void;
@@ -58,27 +61,49 @@ export interface RunningWorker {
   stop(mode: 'finish' | 'return'): Promise<WorkerSummary>;
 }
 
-/** The games this process has loaded, checked against the version the sweep planned. */
+/**
+ * The games this process has loaded, checked against the version the sweep planned. A real ARC game
+ * (its source an `<id>.py` beside its metadata.json) runs in this machine's Python processes, with
+ * the options the night planned.
+ */
 class Games {
   private readonly loaded = new Map<string, Promise<{ loaded: LoadedGame; hash: string | null }>>();
 
+  constructor(private readonly python: PythonSettings = {}) {}
+
+  private load(job: PlannedJob): Promise<LoadedGame> {
+    if (!arcGameFile(job.source)) return loadGame(job.source);
+    const game = openPythonGame(job.source, { ...job.settings.python, ...this.python });
+    return Promise.resolve({ game, module: game.file });
+  }
+
   async get(job: PlannedJob): Promise<LoadedGame> {
-    let entry = this.loaded.get(job.source);
+    // a game loaded with other Python options (another night's) is another game
+    const key = `${job.source}\n${JSON.stringify(job.settings.python ?? null)}`;
+    let entry = this.loaded.get(key);
     if (!entry) {
-      entry = loadGame(job.source).then((loaded) => ({ loaded, hash: contentHash(loaded) }));
-      this.loaded.set(job.source, entry);
-      entry.catch(() => this.loaded.delete(job.source));
+      entry = this.load(job).then((loaded) => ({ loaded, hash: contentHash(loaded) }));
+      this.loaded.set(key, entry);
+      entry.catch(() => this.loaded.delete(key));
     }
     const { loaded, hash } = await entry;
     // another version of the game would give other numbers under the same job id
     if (hash !== job.contentHash) throw new Error(`this worker's copy of ${job.game} (${job.source}) has content hash ${hash ?? 'none'}, the sweep planned ${job.contentHash ?? 'none'}`);
     return loaded;
   }
+
+  /** Ends the Python processes of the real ARC games loaded. */
+  async close(): Promise<void> {
+    for (const entry of this.loaded.values()) {
+      const { loaded } = await entry.catch(() => ({ loaded: null }));
+      if (loaded?.game instanceof PythonGame) loaded.game.close();
+    }
+  }
 }
 
 export function startWorker(options: WorkerOptions): RunningWorker {
   const name = thisWorker();
-  const games = new Games();
+  const games = new Games(options.python);
   const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0 };
   const returning = new AbortController();
   const emit = (event: WorkerEvent): void => options.onEvent?.(event);
@@ -171,6 +196,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       stopping ??= (async () => {
         await worker.close();
         await queue.close();
+        await games.close();
         return summary;
       })();
       return stopping;

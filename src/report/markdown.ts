@@ -1,6 +1,6 @@
 /** report.md: a heading, the regressions, and one summary table per game. */
 import type { GameReport, SweepReport } from './schema.js';
-import { faultName, SUMMARY_HEADERS, summaryRows } from './summary.js';
+import { faultName, formatProfile, formatPythonRun, SUMMARY_HEADERS, summaryRows } from './summary.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const row = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
@@ -38,15 +38,14 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   }
   for (const level of game.levels) {
     const py = level.explore?.python;
-    if (py) lines.push(`Level ${level.level}: ${py.levelStart === 'played' ? 'started where the shortest wins of the earlier levels lead' : "started at the engine's set_level"}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : ''}.`);
+    if (py) lines.push(`Level ${level.level}: ${formatPythonRun(py)}.`);
   }
   const profiled = (game.qualification?.levels ?? []).filter((l) => l.regimes.fuzz.profile);
   if (profiled.length > 0) {
     lines.push('', 'Performance under random play (the fuzz regime):', '');
     for (const l of profiled) {
       const p = l.regimes.fuzz.profile!;
-      const slow = p.slowest[0];
-      lines.push(`- Level ${l.level}: ${Math.round(p.actionsPerSecond).toLocaleString('en-US')} actions/s, ${Math.round(p.framesPerSecond).toLocaleString('en-US')} frames/s (${p.framesPerAction.toFixed(1)} a step)${p.belowFloor ? ', **below the 1,000 frames/s floor**' : ''}${slow ? `; slowest step ${slow.ms.toFixed(1)} ms after \`${slow.actions.slice(0, -1).join(' ') || '(the start)'}\` (${slow.actions.at(-1)})` : ''}`);
+      lines.push(`- Level ${l.level}: ${formatProfile(p, { code: (s) => `\`${s}\``, strong: (s) => `**${s}**` })}`);
     }
   }
   if (game.levels.some((l) => l.explore?.python) || profiled.length > 0) lines.push('');

@@ -6,7 +6,7 @@
  */
 import type { Policy } from '../analysis/index.js';
 import type { RegimeStatus } from '../qualify/index.js';
-import { arr, bool, check, int, nul, nullable, num, obj, oneOf, str, type Schema } from './check.js';
+import { arr, bool, check, int, nullable, num, obj, oneOf, str, type Schema } from './check.js';
 
 export const SCHEMA_VERSION = 3;
 /** Versions parseReport reads: older ones lack the fields later versions added, read as null (see upgrade). */

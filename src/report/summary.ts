@@ -1,5 +1,5 @@
 /** The per-game summary table as plain text cells, shared by report.md, the report site and the terminal. */
-import type { CrashKind, GameReport, LevelReport, Regression } from './schema.js';
+import type { CrashKind, GameReport, LevelReport, ProfileReport, PythonLevelReport, Regression } from './schema.js';
 
 export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Since last night', 'Outcome'] as const;
 
@@ -65,6 +65,20 @@ export function formatVerdict(level: LevelReport): string {
  * What changed since the run the level is compared with (the previous night in the history, or the
  * --baseline report): the level itself (its start state), its outcome, states, shortest solution.
  */
+/** How a real ARC game's level ran: where it started, its identity, how its clicks were expanded. */
+export function formatPythonRun(py: PythonLevelReport): string {
+  const start = py.levelStart === 'played' ? 'started where the shortest wins of the earlier levels lead' : "started at the engine's set_level";
+  const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : '';
+  return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}`;
+}
+
+/** The fuzz regime's performance profile of a level in one line (the slowest step with the actions before it). */
+export function formatProfile(p: ProfileReport, mark: { code(s: string): string; strong(s: string): string } = { code: (s) => s, strong: (s) => s }): string {
+  const slow = p.slowest[0];
+  const slowest = slow ? `; slowest step ${slow.ms.toFixed(1)} ms after ${mark.code(slow.actions.slice(0, -1).join(' ') || '(the start)')} (${slow.actions.at(-1)})` : '';
+  return `${grouped(Math.round(p.actionsPerSecond))} actions/s, ${grouped(Math.round(p.framesPerSecond))} frames/s (${p.framesPerAction.toFixed(1)} a step)${p.belowFloor ? `, ${mark.strong('below the 1,000 frames/s floor')}` : ''}${slowest}`;
+}
+
 export function formatChange(level: LevelReport): string {
   const prev = level.previous;
   if (!prev) return 'no earlier run';

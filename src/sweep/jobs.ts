@@ -8,11 +8,11 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Game } from '../engine/index.js';
+import { codeName, parseAction, type Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
 import { threadedGame } from '../parallel/index.js';
-import { PythonGame } from '../python/index.js';
 import { exploreLevel } from '../level.js';
+import { PythonGame } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
 import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
@@ -32,6 +32,11 @@ export interface ExploreJobResult {
   analysis: AnalysisNumbers | null;
   /** A game step threw, hung or ran out of memory: the actions from the level's start that reproduce it. */
   crash: { actions: string[]; reason: string; kind: CrashKind } | null;
+  /**
+   * A real ARC game's level: the actions from RESET that led to its start (the shortest wins of the
+   * levels before), or null where it started at the engine's set_level; absent for other games.
+   */
+  startActions?: string[] | null;
   ranOn: RanOn;
   /** The folder the job wrote its artefacts under (as the machine that ran it sees it). */
   dir: string;
@@ -142,6 +147,7 @@ async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, 
     ranOn: ranOn(job, ctx, started),
     dir: ctx.dir,
   };
+  if (game instanceof PythonGame) result.startActions = game.startPath(level)?.map(codeName) ?? null;
   let graph: StateGraph | undefined;
   try {
     const layers = game.render(game.init(level));
@@ -257,12 +263,31 @@ async function qualifyJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
 }
 
 /**
+ * A real ARC game's levels start where the wins of the levels before lead. A job learns those starts
+ * from the explorations it reads (each says where its level started and its shortest win), so it
+ * plays from the same states on any machine, whatever this process has explored before.
+ */
+function placeStarts(loaded: LoadedGame, job: PlannedJob, inputs: ReadonlyMap<string, JobResult>): void {
+  const { game } = loaded;
+  if (!(game instanceof PythonGame)) return;
+  for (const id of job.reads) {
+    const r = inputs.get(id);
+    if (r?.stage !== 'explore' || !r.startActions) continue;
+    game.setStart(r.level, r.startActions.map(parseAction));
+    const win = r.analysis?.shortestWin;
+    // a win listed in full (long ones are cut in reports) leads to the next level's start
+    if (win && win.actions.length === win.length && r.level < game.levels) game.setStart(r.level + 1, [...r.startActions, ...win.actions].map(parseAction));
+  }
+}
+
+/**
  * Runs `job` on `loaded` (the game it names), given the results of the jobs it reads. Throws
  * JobInterrupted when the context's signal stops it, and any other error when the job fails.
  */
 export async function runJob(job: PlannedJob, loaded: LoadedGame, inputs: ReadonlyMap<string, JobResult>, ctx: RunContext): Promise<JobResult> {
   const started = performance.now();
   if (ctx.signal?.aborted) throw new JobInterrupted();
+  placeStarts(loaded, job, inputs);
   if (job.stage === 'explore') {
     // A chained level reads the previous level's exploration (Python games start it where that
     // level's shortest win leads); the suite's games start every level from init(level).

@@ -60,6 +60,9 @@ describe('planSweep', () => {
     // a game whose code cannot be hashed never shares a job with another night
     const unhashed = (): string => planSweep([{ ...ruin, contentHash: null }], SETTINGS).games[0].jobs[0].id;
     expect(unhashed()).not.toBe(unhashed());
+    // how real ARC games run (GRAPH_BUILDER and the like) changes every stage's result
+    const graphBuilder = planSweep(await games(), { ...SETTINGS, python: { graphBuilder: true } });
+    expect(differs(graphBuilder, base)).toHaveLength(18);
   });
 
   it('chains levels on request: each exploration waits on the previous level and reads its exploration', async () => {
@@ -72,7 +75,11 @@ describe('planSweep', () => {
       expect(explore(level).after).toBe(mc(level - 1).id);
       expect(explore(level).reads).toEqual([explore(level - 1).id]);
     }
-    expect(ruin.last).toEqual([mc(6).id, ruin.jobs.at(-1)!.id]);
+    // qualification plays each level from where its exploration started: after the last level, reading every exploration
+    const qualify = ruin.jobs.at(-1)!;
+    expect(qualify.stage).toBe('qualify');
+    expect([qualify.after, qualify.reads]).toEqual([mc(6).id, [1, 2, 3, 4, 5, 6].map((l) => explore(l).id)]);
+    expect(ruin.last).toEqual([qualify.id]);
     // a chained level's exploration starts elsewhere than an unchained one's: another id
     const unchained = planSweep(await games(false), SETTINGS).games[0];
     expect(explore(1).id).toBe(unchained.jobs[0].id);

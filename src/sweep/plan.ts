@@ -6,11 +6,13 @@
  * plan into a BullMQ flow. Each job waits on at most one other (`after`), the tree BullMQ flows
  * allow: a level's Monte Carlo waits on its exploration, and in a game whose levels are chained
  * (a level starts where the previous level's shortest win leads, as Python games' do) a level's
- * exploration waits on the previous level's last job and reads its exploration.
+ * exploration waits on the previous level's last job and reads its exploration, and the game's
+ * qualification waits on the last level and reads every exploration (its levels start where they do).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Policy } from '../analysis/index.js';
 import type { Budget } from '../report/index.js';
+import type { PythonGameOptions } from '../python/index.js';
 import { suiteModule, type LoadedGame } from '../suite/index.js';
 
 export type Stage = 'explore' | 'monte-carlo' | 'qualify';
@@ -25,7 +27,15 @@ export interface JobSettings {
   graphLimit: number;
   /** arcgraph's version: another version may count differently. */
   version: string;
+  /**
+   * How real ARC games run, where it changes results (GRAPH_BUILDER, identity, clicks); each machine
+   * keeps its own interpreter and engine. Absent for a night of suite games and modules.
+   */
+  python?: PythonJobOptions;
 }
+
+/** The Python game options a job carries: those that change results, not the machine's paths. */
+export type PythonJobOptions = Omit<PythonGameOptions, 'python' | 'engine'>;
 
 export interface PlannedJob {
   /** Deterministic: the same night planned again gives the same id (no ':', which BullMQ keeps for its keys). */
@@ -81,9 +91,10 @@ const digest = (value: unknown): string => createHash('sha256').update(JSON.stri
 /** What each stage's result depends on, beyond the game, the level and the jobs it reads. */
 function stageInputs(stage: Stage, s: JobSettings): unknown {
   const { budget } = s;
-  if (stage === 'explore') return [s.version, budget.nodes, budget.seconds, s.policy, s.threshold, s.seed, s.graphLimit];
-  if (stage === 'monte-carlo') return [s.version, budget.randomSteps, s.policy, s.threshold, s.seed];
-  return [s.version, budget.stepsScale, s.policy, s.seed];
+  const python = s.python ?? null;
+  if (stage === 'explore') return [s.version, budget.nodes, budget.seconds, s.policy, s.threshold, s.seed, s.graphLimit, python];
+  if (stage === 'monte-carlo') return [s.version, budget.randomSteps, s.policy, s.threshold, s.seed, python];
+  return [s.version, budget.stepsScale, s.policy, s.seed, python];
 }
 
 export function planSweep(games: readonly PlanGame[], settings: JobSettings): SweepPlan {
@@ -108,7 +119,11 @@ export function planSweep(games: readonly PlanGame[], settings: JobSettings): Sw
       previous = { explore, end: monteCarlo };
     }
     if (chained && previous) last.push(previous.end.id);
-    last.push(make('qualify', null, null, []).id);
+    // a chained game's qualification plays each level from where its exploration started it
+    const explores = jobs.filter((j) => j.stage === 'explore').map((j) => j.id);
+    const qualify = chained && previous ? make('qualify', null, previous.end.id, explores) : make('qualify', null, null, []);
+    if (chained) last.splice(0, last.length, qualify.id);
+    else last.push(qualify.id);
     return { ref, game: game.id, title: game.title, levelCount: game.levels, tutorialLevels: game.tutorialLevels, contentHash, chained, jobs, last };
   });
   return { key: digest(planned.flatMap((g) => g.jobs.map((j) => j.id))), settings, games: planned };

@@ -17,7 +17,7 @@ import { contentHash } from './hashes.js';
 import { gameReport, levelReport, type JobOutcome } from './collect.js';
 import { JobInterrupted, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
 import { Night, VERSION } from './night.js';
-import { planSweep, type PlannedGame, type SweepPlan } from './plan.js';
+import { planSweep, type PlannedGame, type PythonJobOptions, type SweepPlan } from './plan.js';
 import { qualifyGame, type Qualifier } from './qualification.js';
 
 export type SweepEvent =
@@ -90,6 +90,12 @@ function hashOffThread(loaded: LoadedGame, stepSeconds?: number): string | null 
   }
 }
 
+/** The Python game options that change results (GRAPH_BUILDER, identity, clicks...), without the machine's paths. */
+function pythonJobOptions(options: PythonGameOptions = {}): PythonJobOptions {
+  const { python: _python, engine: _engine, ...rest } = options;
+  return rest;
+}
+
 /** The games to sweep, loaded, and the night's plan. */
 export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels' | 'stepSeconds'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
   const refs = [...(options.games ?? (options.arcGames !== undefined ? arcGamesIn(options.arcGames) : suiteIds()))];
@@ -105,6 +111,8 @@ export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGam
       seed: options.seed ?? 1,
       graphLimit: options.graphLimit ?? GRAPH_VIEW_LIMIT,
       version: VERSION,
+      // what changes a real ARC game's results travels with its jobs; the interpreter and engine are each machine's own
+      ...(loaded.some((l) => l.game instanceof PythonGame) && { python: pythonJobOptions(options.python) }),
     },
   );
   return { refs, loaded, plan };

@@ -155,5 +155,9 @@ describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
     for (const l of levels) expect(l.explore.python.levelStart).toMatch(/^(played|set-level)$/);
     expect(report.games[0].qualification.levels[0].regimes.fuzz.profile.framesPerSecond).toBeGreaterThan(0);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('Performance under random play');
+    // the level page shows how the level ran and its speed, as report.md does
+    const page = readFileSync(join(out, 'games', 'tu93', 'level-1.html'), 'utf8');
+    expect(page).toMatch(/<th>Python level<\/th><td>(started where the shortest wins|started at the engine&#39;s set_level)[^<]*identity state/);
+    expect(page).toMatch(/<th>Performance<\/th><td>[\d,]+ actions\/s, [\d,]+ frames\/s/);
   });
 });

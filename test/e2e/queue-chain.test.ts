@@ -10,6 +10,7 @@ import { connection, parseRedisUrl, PREFIX, queueSweep, startWorker, WORK_QUEUE,
 import { sweep } from '../../src/sweep/index.js';
 import { RedisServer } from '../support/redis.js';
 import { comparable, stubQualifier } from '../support/sweep.js';
+import { FIXTURE_ENGINE } from '../support/python.js';
 import { tempFolders } from '../support/temp.js';
 
 const fixture = (name: string): string => join(__dirname, '../fixtures', `${name}.ts`);
@@ -53,6 +54,26 @@ describe('chained levels through the queue', () => {
     }
     const localOut = join(base, 'local');
     const local = await sweep({ games, out: localOut, workers: 1, qualifier: stubQualifier() });
+    expect(comparable(report, out)).toEqual(comparable(local, localOut));
+  });
+
+  it('sweeps real ARC games (Python) through the queue with the local numbers, each level started where the last one’s win leads', async () => {
+    const target = parseRedisUrl(redis.url);
+    // the workers' machine: the engine is its own, the night's Python options come with the jobs
+    const workers = [1, 2].map(() => startWorker({ target, workers: 1, concurrency: 1, python: { engine: FIXTURE_ENGINE } }));
+    await Promise.all(workers.map((w) => w.ready));
+    const base = tempDir();
+    const options = { arcGames: join(FIXTURE_ENGINE, 'games'), games: ['hid1', 'gen1'], python: { engine: FIXTURE_ENGINE, graphBuilder: true }, budget: { nodes: 1000, seconds: 20, stepsScale: 0.002, randomSteps: 2000 } };
+    const out = join(base, 'night');
+    const report = await queueSweep({ ...options, target, shared: join(base, 'jobs'), out });
+    const summaries = await Promise.all(workers.map((w) => w.stop('finish')));
+    expect(summaries.reduce((n, s) => n + s.failed, 0)).toBe(0);
+    expect(report.games.map((g) => [g.game, g.error])).toEqual([['hid1', null], ['gen1', null]]);
+    expect(report.games[0].levels.map((l) => l.explore!.python!.levelStart)).toEqual(['played', 'played']);
+    expect(report.games.every((g) => g.qualification !== null)).toBe(true);
+
+    const localOut = join(base, 'local');
+    const local = await sweep({ ...options, out: localOut, workers: 1 });
     expect(comparable(report, out)).toEqual(comparable(local, localOut));
   });
 });

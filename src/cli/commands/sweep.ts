@@ -101,7 +101,6 @@ const command: Command = {
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
     const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue) : undefined;
     if (target && v.workers !== undefined) throw new InputError('--workers does not apply with --queue: each arcgraph worker takes its own --workers');
-    if (target && (arcGames !== undefined || Object.keys(python).length > 0)) throw new InputError('--queue sweeps suite games and game modules; real ARC games (--arc-games, --python, --graph-builder) are swept here, without --queue');
     if (!target && v.shared !== undefined) throw new InputError('--shared needs --queue');
     const workers = workersOption(v, 'sweep') ?? defaultWorkers();
     if (v['no-history'] && typeof v.history === 'string') throw new InputError('--history and --no-history: give one of them');
@@ -146,7 +145,7 @@ const command: Command = {
       let report;
       try {
         report = target
-          ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent })
+          ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python })
           : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, stepSeconds, maxMemory, ...(arcGames !== undefined && { arcGames }), python });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.

@@ -11,7 +11,9 @@ Takes the jobs of \`arcgraph sweep --queue\` from Redis (BullMQ) and runs them: 
 analyses levels, settles inconclusive ones by random play, qualifies games; their numbers go back
 through Redis, their files (level artefacts, reproductions) to the shared folder. Runs until
 stopped. Every machine that runs one needs the project and the games' files (at the paths the
-sweep names them by, for games given as module paths).
+sweep names them by, for games given as module paths and real ARC games), and for real ARC games
+Python with the ARC engine (its packages, or ARCGRAPH_ARC_ENGINE); the night's --graph-builder
+comes with the jobs.
 
 Options:
   --queue URL          the Redis the sweep's producer uses (required)
@@ -21,6 +23,8 @@ Options:
                        gives each job, right when the folder is mounted at the same path)
   --lock-seconds S     a job whose worker stops renewing its lock for this long (killed, or its
                        machine gone) goes back to the queue for another worker (default ${DEFAULT_LOCK_SECONDS})
+  --python PATH        the Python interpreter of real ARC games on this machine (default python3,
+                       or ARCGRAPH_PYTHON)
   --json               at the end, print what this worker did as one JSON object
 Stopping: Ctrl-C or SIGTERM lets the active jobs finish and takes no more; a second one stops
 them and puts them back in the queue at once; a third quits. Exit 130 when stopped, 2 for bad
@@ -53,6 +57,7 @@ const command: Command = {
       concurrency: { type: 'string' },
       out: { type: 'string' },
       'lock-seconds': { type: 'string' },
+      python: { type: 'string' },
       json: { type: 'boolean' },
     }, 'worker');
     if (p.help) {
@@ -77,6 +82,7 @@ const command: Command = {
       concurrency,
       out,
       lockSeconds,
+      ...(typeof v.python === 'string' && { python: { python: v.python } }),
       onEvent: (event) => {
         const text = line(event);
         if (text) (event.kind === 'warning' ? console.error : say)(event.kind === 'warning' ? `arcgraph worker: ${text}` : text);

@@ -7,7 +7,7 @@ import type { Filmstrip, LevelArtefacts } from '../artefacts.js';
 import { VIEW_KINDS } from '../graph-view.js';
 import { linkFrom, SITE } from '../paths.js';
 import type { GameReport, LevelReport, SweepReport } from '../schema.js';
-import { faultName, formatChange, formatExplored, formatPWin, formatShortest, formatVerdict, grouped } from '../summary.js';
+import { faultName, formatChange, formatExplored, formatProfile, formatPWin, formatPythonRun, formatShortest, formatVerdict, grouped } from '../summary.js';
 import type { TrendPoint } from '../trend.js';
 import { boundsChart, histogramChart } from './charts.js';
 import { KIND_COLOURS, KIND_LABELS } from './client.js';
@@ -31,7 +31,7 @@ function filmstrip(from: string, dir: string, strip: Filmstrip, cls: string, wha
   return `<ol class="filmstrip ${cls}">${items.join('')}</ol>${cut}${error}`;
 }
 
-function numbers(level: LevelReport): string {
+function numbers(game: GameReport, level: LevelReport): string {
   const e = level.explore;
   const a = level.analysis;
   const rows: [string, string][] = [
@@ -48,6 +48,11 @@ function numbers(level: LevelReport): string {
     ['Time', `${level.seconds.toFixed(2)} s${e ? `, ${grouped(Math.round(e.transitionsPerSecond))} transitions/s on ${e.workers} worker${e.workers === 1 ? '' : 's'}` : ''}`],
     ['Ran on', level.ranOn.length > 0 ? level.ranOn.map((r) => `${r.stage} on ${r.worker} (${r.seconds.toFixed(2)} s)`).join('; ') : '—'],
   ];
+  // a real ARC game: how the level ran, and its speed under random play
+  const py = e?.python;
+  if (py) rows.push(['Python level', formatPythonRun(py)]);
+  const profile = game.qualification?.levels.find((l) => l.level === level.level)?.regimes.fuzz.profile;
+  if (profile) rows.push(['Performance', formatProfile(profile)]);
   return `<table class="numbers">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
 }
 
@@ -95,7 +100,7 @@ export function levelPage(r: SweepReport, game: GameReport, level: LevelReport, 
     `<nav class="pager">${pager.join(' · ')}</nav>`,
     `<h1>${esc(name)}${level.tutorial ? ' (tutorial)' : ''} <span class="badge ${level.crash ? 'crash' : level.outcome}">${level.crash ? faultName(level.crash.kind).toUpperCase() : level.outcome.toUpperCase()}</span></h1>`,
     level.reasons.length > 0 ? `<p class="${level.outcome}">${esc(level.reasons.join('; '))}</p>` : '',
-    `<div class="row">${a?.start ? `<figure><img class="frame" src="${esc(linkFrom(from, `${dir}/${a.start}`))}" width="256" height="256" alt="${esc(`${name}: start frame`)}"><figcaption>Start frame</figcaption></figure>` : ''}${numbers(level)}</div>`,
+    `<div class="row">${a?.start ? `<figure><img class="frame" src="${esc(linkFrom(from, `${dir}/${a.start}`))}" width="256" height="256" alt="${esc(`${name}: start frame`)}"><figcaption>Start frame</figcaption></figure>` : ''}${numbers(game, level)}</div>`,
     ...(a?.errors ?? []).map((e) => `<p class="fail">${esc(e)}</p>`),
   ];
   const win = level.analysis?.shortestWin;
