@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { actionName, GameAction, type Action } from '../engine/index.js';
 import { repeatFlaky, RESET } from './flaky.js';
 import type { RawFault } from './regimes/context.js';
-import { cutCycles, shrink } from './shrink.js';
+import { shrink } from './shrink.js';
 import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
 import { openSession, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
 import { makeDir, writeFileAtomic } from '../files.js';
-import { frameProblem, unplayable, type Check } from '../engine/index.js';
+import { cutCycles, frameProblem, unplayable, type Check } from '../engine/index.js';
 
 type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
 

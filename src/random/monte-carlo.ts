@@ -1,8 +1,8 @@
 /** Monte Carlo play of a random policy over the worker pool, with Clopper-Pearson bounds on its win rate. */
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
-import { actionName } from '../engine/index.js';
+import { actionName, cutCycles, type Action } from '../engine/index.js';
 import { GameCrash, openLevel, workerHeapMb, type GameSource } from '../explorer/index.js';
-import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, Watchdog } from '../parallel/index.js';
+import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
 import { pythonWalks, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
@@ -80,7 +80,23 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   const watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
   /** A fault of episode `index` at its step `step`: the episode's moves up to it (drawn again here, not played). */
   const fault = (index: number, step: number, reason: string, kind: 'crash' | 'hang' | 'out-of-memory'): GameCrash =>
-    new GameCrash(game.id, level, episodeActions(game, policy, seed, index, step).map(actionName), `${reason} (random episode ${index}, seed ${seed})`, kind);
+    new GameCrash(game.id, level, shorter(episodeActions(game, policy, seed, index, step)).map(actionName), `${reason} (random episode ${index}, seed ${seed})`, kind);
+  /**
+   * The episode's moves with their cycles cut: its prefix played again (every step of it returned
+   * in a worker) on a thread of its own under the step limit, the last move never played.
+   */
+  const shorter = (actions: Action[]): Action[] => {
+    if (!module || python || actions.length < 2) return actions;
+    let here: ReturnType<typeof threadedGame> | undefined;
+    try {
+      here = threadedGame(module, options.stepSeconds);
+      return cutCycles(here, level, actions);
+    } catch {
+      return actions;
+    } finally {
+      here?.close();
+    }
+  };
   const wake = (): void => inflight.wake();
   options.signal?.addEventListener('abort', wake);
   const started = performance.now();
