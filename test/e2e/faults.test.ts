@@ -255,8 +255,17 @@ describe('the fault table: sweeps with each fault game between two good ones', (
           expect(level.analysis).not.toBeNull();
         }
       }
-      expect(report.summary.hangs).toBe(faults.some((c) => c.fixture === 'hang') ? 1 : 0);
-      expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## /);
+      const hung = faults.some((c) => c.fixture === 'hang');
+      expect(report.summary.hangs).toBe(hung ? 1 : 0);
+      const md = readFileSync(join(out, 'report.md'), 'utf8');
+      if (hung) {
+        // report.md and the level's page show the hang with its reproduction.
+        expect(md).toMatch(/Level 1 hang: .*did not return within 2 s.*Reproduce from the reset state: `ACTION4 ACTION4 ACTION4`/);
+        const page = readFileSync(join(out, 'games', 'hang', 'level-1.html'), 'utf8');
+        expect(page).toMatch(/<span class="badge crash">HANG<\/span>/);
+        expect(page).toMatch(/<h2 id="crash">Hang<\/h2>.*<code>ACTION4 ACTION4 ACTION4<\/code>/s);
+      }
+      if (faults.some((c) => c.fixture === 'faults/noncanon')) expect(md).toMatch(/Level 1 identity warning: .*not canonical.*`ACTION3`/);
     }, 240_000);
   }
 });
