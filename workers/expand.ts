@@ -1,5 +1,7 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
+import { threadId } from 'node:worker_threads';
 import { move } from 'piscina';
+import { markStarted } from '../src/parallel/watchdog.js';
 import { initIdentity } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 // A worker thread imports its kernel's own module, not the stage's index.ts: each thread pays at
@@ -16,9 +18,8 @@ const scratch = new Scratch();
  * table the table's handle, and where the watchdog reads its progress (src/parallel/watchdog.ts).
  */
 export default async function expand(message: { buffer: ArrayBuffer; table?: TableHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
-  const progress = message.progress ? new Int32Array(message.progress) : undefined;
-  // Started: loading the game's module is the game's code too.
-  if (progress) progress[0] = 0;
+  // Started (loading the game's module is the game's code too), on this thread.
+  const progress = markStarted(message.progress, threadId);
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);

@@ -34,9 +34,9 @@ export function poolExpander(workers: number, module: string, level: number, wat
   const pool = sharedPool('expand', workers, heapMb);
   // Packed per attempt: a batch whose thread was terminated under another's hang runs again.
   const send = (task: ExpandTask, table?: TableHandle): Promise<ArrayBuffer> =>
-    watchdog.run((progress, signal) => {
+    watchdog.run(pool, (progress) => {
       const buffer = packMessage(task);
-      return pool.run<ArrayBuffer>({ buffer, table, progress }, { transferList: [buffer], signal });
+      return pool.run<ArrayBuffer>({ buffer, table, progress }, { transferList: [buffer] });
     });
   const run = async (task: ExpandTask): Promise<ExpandResult> => unpackMessage<ExpandResult>(await send(task), KEPT);
   const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => unpackMessage<ClaimedBatch>(await send(task, table), KEPT);

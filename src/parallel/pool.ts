@@ -1,6 +1,7 @@
 /** Worker thread pools (Piscina) and the worker count of a run. */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../suite/index.js';
 
@@ -30,7 +31,12 @@ export class SharedPool {
 
   constructor(private readonly piscina: Piscina) {}
 
-  run<T>(task: unknown, options?: { transferList?: ArrayBuffer[]; signal?: AbortSignal }): Promise<T> {
+  /** The pool's threads (the step watchdog stops a stuck one). */
+  get threads(): readonly Worker[] {
+    return this.piscina.threads;
+  }
+
+  run<T>(task: unknown, options?: { transferList?: ArrayBuffer[] }): Promise<T> {
     const result: Promise<T> = this.piscina.run(task, options);
     result.then(
       () => (this.started = true),
