@@ -1,5 +1,7 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
+import { threadId } from 'node:worker_threads';
 import { move } from 'piscina';
+import { markStarted } from '../src/parallel/watchdog.js';
 import { initIdentity } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 // A worker thread imports its kernel's own module, not the stage's index.ts: each thread pays at
@@ -11,11 +13,16 @@ import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 /** The thread's arrays, reused by every batch (each result is packed before the next batch starts). */
 const scratch = new Scratch();
 
-/** A batch (its packed buffer, transferred) and, to claim its successors in the shared fingerprint table, the table's handle. */
-export default async function expand(message: { buffer: ArrayBuffer; table?: TableHandle }): Promise<unknown> {
+/**
+ * A batch (its packed buffer, transferred), to claim its successors in the shared fingerprint
+ * table the table's handle, and where the watchdog reads its progress (src/parallel/watchdog.ts).
+ */
+export default async function expand(message: { buffer: ArrayBuffer; table?: TableHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
+  // Started (loading the game's module is the game's code too), on this thread.
+  const progress = markStarted(message.progress, threadId);
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
-  const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), scratch) : expandBatch(game, task, scratch);
+  const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), scratch, progress) : expandBatch(game, task, scratch, progress);
   return move(packMessage(result));
 }

@@ -72,9 +72,21 @@ in the --arc-games folder):
   --graph-builder    set the game module's GRAPH_BUILDER flag (undo history and animations off)
   --arc-games DIR    an environment_files tree of ARC games (default ARCGRAPH_ARC_GAMES)`;
 
-/** The Python settings of a command line. */
+/** `--step-timeout S`: a game step (or render) that does not return within S seconds is stopped as a hang (default 10). */
+export const STEP_OPTION = { 'step-timeout': { type: 'string' } } as const;
+export const STEP_USAGE = `  --step-timeout S   a game step or render that does not return within S seconds is a hang: the
+                     work stops with the actions that reproduce it (default 10)`;
+
+/** The step limit of a command line, in seconds (undefined: the default). */
+export function stepTimeoutOption(values: Parsed['values']): number | undefined {
+  return numberOption(values, 'step-timeout', { min: 0.01, max: 86_400, real: true });
+}
+
+/** The Python settings of a command line (a real ARC game's step alarm is the step limit too). */
 export function pythonOptions(values: Parsed['values']): PythonGameOptions & { arcGames?: string } {
+  const stepSeconds = stepTimeoutOption(values);
   return {
+    ...(stepSeconds !== undefined && { stepSeconds }),
     ...(typeof values.python === 'string' && { python: values.python }),
     ...(values['graph-builder'] === true && { graphBuilder: true }),
     ...(typeof values['arc-games'] === 'string' && { arcGames: values['arc-games'] }),

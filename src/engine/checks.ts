@@ -16,10 +16,14 @@ export type Check =
   | 'non-canonical-identity'
   | 'click-targets'
   | 'slow-step'
+  | 'out-of-memory'
   | 'random-win'
   | 'playback';
 
-export const TRANSITION_CHECKS: readonly Check[] = ['exception', 'invalid-frame', 'malformed-transition', 'nondeterminism', 'impure-render', 'non-canonical-identity', 'click-targets', 'slow-step'];
+export const TRANSITION_CHECKS: readonly Check[] = ['exception', 'invalid-frame', 'malformed-transition', 'nondeterminism', 'impure-render', 'non-canonical-identity', 'click-targets', 'slow-step', 'out-of-memory'];
+
+/** Faults whose last step is never played again on the main thread (it may not return, or may exhaust its heap). */
+export const unplayable = (check: Check): boolean => check === 'slow-step' || check === 'out-of-memory';
 
 export interface Fault {
   check: Check;

@@ -6,3 +6,4 @@ export * from './game.js';
 export * from './identity.js';
 export * from './runtime.js';
 export * from './frames.js';
+export * from './cycles.js';

@@ -1,10 +1,10 @@
 import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
 import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
-import { OrderedRunner } from '../parallel/index.js';
+import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../parallel/index.js';
 import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { analysisBytes, budgetBytes, MemoryProbe } from './memory.js';
+import { analysisBytes, budgetBytes, MemoryProbe, workerHeapMb } from './memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
@@ -43,6 +43,8 @@ export interface ExploreOptions {
   claimIn?: 'workers' | 'coordinator';
   /** Slots the fingerprint table starts with (tests start small to make it grow). */
   tableSlots?: number;
+  /** A game step in a worker that does not return within this many seconds stops the exploration with a GameCrash of kind 'hang' (default 10). */
+  stepSeconds?: number;
 }
 
 /**
@@ -85,17 +87,32 @@ export interface ExploreResult extends GraphMeasures {
   bytesPerState: number;
   /** A real ARC game (Python): how its level started, its identity, how clicks were expanded. */
   python?: PythonExploreInfo;
+  /**
+   * Set when a sampled transition's identity did not hold (its successor decoded and encoded again,
+   * or the step taken again, gave other bytes): states that should merge may not, and the graph's
+   * numbers cannot be trusted. The actions reach the state from reset; the last one is the step.
+   */
+  identityWarning: { message: string; actions: string[] } | null;
 }
 
-/** A game step threw: where, and the action sequence from the level's reset state that reproduces it. */
+/** How a game failed: a step threw, a step never returned, a worker ran out of memory. */
+export type FaultKind = 'crash' | 'hang' | 'out-of-memory';
+
+/**
+ * A game step threw (or hung, or ran its thread out of memory): where, and the action sequence
+ * from the level's reset state that reproduces it (for a hang or out of memory, its last action
+ * is the one that did not return).
+ */
 export class GameCrash extends Error {
   constructor(
     readonly game: string,
     readonly level: number,
     readonly actions: string[],
     readonly reason: string,
+    readonly kind: FaultKind = 'crash',
   ) {
-    super(`${game} level ${level} crashed after ${actions.length} actions from reset [${actions.join(', ')}]: ${reason}`);
+    const what = kind === 'crash' ? 'crashed' : kind === 'hang' ? 'hung' : 'ran out of memory';
+    super(`${game} level ${level} ${what} after ${actions.length} actions from reset [${actions.join(', ')}]: ${reason}`);
   }
 }
 
@@ -109,7 +126,15 @@ export class GameCrash extends Error {
  */
 export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
   const opened = await openLevel(source, options.level, options.workers);
-  const coordinator = new Coordinator(opened, options, await opened.root());
+  let root: RootState;
+  try {
+    root = await opened.root();
+  } catch (err) {
+    // A real ARC game's start reports its own errors; a JavaScript game's init or encode threw here.
+    if (opened.python) throw err;
+    throw new GameCrash(opened.game.id, options.level, [], `the reset state cannot be built: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const coordinator = new Coordinator(opened, options, root);
   await coordinator.run();
   return coordinator.finish();
 }
@@ -119,8 +144,6 @@ interface Batch {
   ids: Int32Array;
   states: Uint8Array;
   ends: Uint32Array;
-  /** Expanded on this thread (while the pool starts). */
-  local: boolean;
   /** Its worker claims its successors in the table (a ClaimedBatch comes back, else an ExpandResult). */
   claimed: boolean;
   /** Every node numbered before the batch left had its id in the table: the batch reports none of them as pending. */
@@ -153,12 +176,14 @@ class Coordinator {
   private stepsPerState: number;
   private expandedCount = 0;
   private stopReason: StopReason | null = null;
+  private identityWarning: ExploreResult['identityWarning'] = null;
   private lastProgress = 0;
   /** The table must grow before more is claimed: nothing is dispatched until it has. */
   private growNeeded = false;
   /** What is left of a batch the table had no room for, to expand again once it has grown. */
   private remainder: Batch | undefined;
   private readonly claimInWorkers: boolean;
+  private readonly watchdog: Watchdog;
 
   constructor(
     private readonly opened: OpenedLevel,
@@ -176,7 +201,8 @@ class Coordinator {
     const nodes = Number.isFinite(this.maxNodes) ? Math.min(this.maxNodes + 1, 2 ** 24) : 2 ** 16;
     this.store = new Store({ nodes, edges: Math.min(this.maxEdges, 4 * nodes), clicks });
     this.workers = options.expander?.workers ?? opened.workers;
-    this.expander = options.expander ?? opened.expander();
+    this.watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
+    this.expander = options.expander ?? opened.expander(this.watchdog, workerHeapMb(opened.workers, options.maxMemory));
     this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
     // Room for every thread's reservation block and a state's moves from the start, and for a
     // node limit (plus the moves of the state merged last) without growing.
@@ -228,6 +254,10 @@ class Coordinator {
     const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
+    if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
+      const path = bfsPath(this.store.graph(this.game.actions), batch.ids[r.identity.state]);
+      this.identityWarning = { message: r.identity.message, actions: [...path, r.identity.action].map(codeName) };
+    }
     if (done.stop) return this.stop(done.stop);
     if (done.full) {
       const start = done.merged > 0 ? batch.ends[done.merged - 1] : 0;
@@ -244,7 +274,7 @@ class Coordinator {
   /** Stops when the process and the analysis of the graph so far would no longer fit the budget. */
   private checkMemory(): void {
     const { store } = this;
-    if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget) this.stop('max-memory');
+    if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget || this.memory.heapNearLimit) this.stop('max-memory');
   }
 
   /** With the table to itself: grows it now if `count` more entries would pass its load (false when the budget has no room). */
@@ -278,36 +308,29 @@ class Coordinator {
   }
 
   /** Starts a batch on this thread, or on the expander, where the workers claim its successors or not. */
-  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, local: boolean, first = false): void {
+  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, first = false): void {
     const { opened, expander } = this;
-    const claimed = !local && this.claimInWorkers;
-    const batch: Batch = { ids, states, ends, local, claimed, nodesBefore: this.store.nodeCount };
-    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends };
-    const result: Promise<ClaimedBatch | ExpandResult> = local ? Promise.resolve(opened.expandHere!(task)) : claimed ? expander.runAndClaim!(task, this.table.handle) : expander.run(task);
-    if (first) this.inflight.addFirst(batch, result, local);
-    else this.inflight.add(batch, result, local);
+    const claimed = this.claimInWorkers;
+    const batch: Batch = { ids, states, ends, claimed, nodesBefore: this.store.nodeCount };
+    // The root's batch checks every transition's identity: a fault at reset is seen at once.
+    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
+    const result: Promise<ClaimedBatch | ExpandResult> = claimed ? expander.runAndClaim!(task, this.table.handle) : expander.run(task);
+    if (first) this.inflight.addFirst(batch, result);
+    else this.inflight.add(batch, result);
   }
 
   /** Hands frontier batches out: up to two per worker running (so a worker never waits for this thread), four per worker unmerged. */
   private dispatch(): void {
-    const { queue, inflight, workers, opened } = this;
+    const { queue, inflight, workers } = this;
     if (this.growNeeded || this.stopReason !== null) return;
     const batchStates = Math.min(4096, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
-    if (!this.expander.ready && opened.expandHere) {
-      // The pool's threads are still starting: expand a small batch here meanwhile (a small level
-      // may be done before they are up), then give the pool's messages a turn.
-      if (queue.size > 0 && inflight.size === 0) {
-        const batch = queue.take(Math.ceil(batchStates / 8));
-        this.launch(batch.ids, batch.states, batch.ends, true);
-      }
-      return;
-    }
+    // No batch runs on this thread while the pool starts: a step that never returned would freeze it.
     while (queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      this.launch(batch.ids, batch.states, batch.ends, false);
+      this.launch(batch.ids, batch.states, batch.ends);
     }
   }
 
@@ -325,16 +348,55 @@ class Coordinator {
    */
   async run(): Promise<void> {
     const { inflight } = this;
+    // A deadline or Ctrl-C wakes the wait below, even while a step is stuck in a worker.
+    const wake = (): void => inflight.wake();
+    const timer = Number.isFinite(this.deadline) ? setTimeout(wake, Math.max(0, this.deadline - performance.now()) + 5) : undefined;
+    this.options.signal?.addEventListener('abort', wake);
+    try {
+      await this.loop();
+    } finally {
+      clearTimeout(timer);
+      this.options.signal?.removeEventListener('abort', wake);
+      // Batches still in flight finish on the shared pool unused; one stuck is stopped.
+      if (inflight.running > 0) this.watchdog.stop();
+    }
+  }
+
+  /** The oldest batch's result; a batch stopped by the watchdog becomes the game's fault at the state it was on. */
+  private async nextBatch(): Promise<{ task: Batch; result: ClaimedBatch | ExpandResult }> {
+    const head = this.inflight.head!;
+    try {
+      return (await this.inflight.next())!;
+    } catch (err) {
+      throw err instanceof StepStalled ? this.stalled(head, err) : err;
+    }
+  }
+
+  /** The exploration's fault for a batch that did not finish: the path to the state it was on and the action that did not return. */
+  private stalled(batch: Batch, err: StepStalled): GameCrash {
+    const [, s, code] = err.at;
+    const path = bfsPath(this.store.graph(this.game.actions), batch.ids[Math.max(0, s)]);
+    const actions = [...path, ...(code >= 0 ? [code] : [])].map(codeName);
+    const where = code >= 0 ? `a step (or its encoding or status)` : 'decoding a state (or listing its click targets)';
+    if (err.kind === 'out-of-memory') return new GameCrash(this.game.id, this.opened.level, actions, `${where} ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY)`, 'out-of-memory');
+    return new GameCrash(this.game.id, this.opened.level, actions, `${where} did not return within ${err.limitSeconds} s: its worker thread was stopped`, 'hang');
+  }
+
+  private async loop(): Promise<void> {
+    const { inflight } = this;
     while (this.stopReason === null) {
+      if (this.options.signal?.aborted) this.stop('interrupted');
+      if (performance.now() > this.deadline) this.stop('max-seconds');
+      if (this.stopReason !== null) break;
       // Workers that claim must be idle while the table is rebuilt; others never touch it.
       if (this.growNeeded && (!this.claimInWorkers || inflight.running === 0)) {
         this.grow();
         if (this.stopReason !== null) break;
       }
       if (this.remainder && !this.growNeeded) {
-        const { ids, states, ends, local } = this.remainder;
+        const { ids, states, ends } = this.remainder;
         this.remainder = undefined;
-        this.launch(ids, states, ends, local, true);
+        this.launch(ids, states, ends, true);
       }
       this.dispatch();
       if (inflight.size === 0 && !this.remainder) break;
@@ -343,7 +405,7 @@ class Coordinator {
         await inflight.anyFinished();
         continue;
       }
-      const { task, result } = (await inflight.next())!;
+      const { task, result } = await this.nextBatch();
       this.merge(task, result);
       this.merger.early.forgetBelow(this.settledNodes());
       if (!this.growNeeded && this.table.claims > GROW_AT * this.table.capacity) this.growNeeded = true;
@@ -351,7 +413,6 @@ class Coordinator {
       if (performance.now() > this.deadline) this.stop('max-seconds');
       this.checkMemory();
       this.report();
-      if (task.local) await new Promise(setImmediate);
     }
   }
 
@@ -392,6 +453,7 @@ class Coordinator {
       transitionsPerSecond: seconds > 0 ? steps / seconds : 0,
       storeBytes,
       bytesPerState: storeBytes / graph.nodeCount,
+      identityWarning: this.identityWarning,
       ...this.opened.describe?.(),
     };
     return { result, graph };

@@ -1,8 +1,9 @@
 /** The expand kernel: one batch of frontier states stepped through every action, successors fingerprinted and packed in typed arrays. */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
-import { clickClasses, type Game } from '../engine/index.js';
+import { clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, type SharedTable } from './shared-table.js';
+import { PROGRESS_SLOTS } from '../parallel/index.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
 export const StepOutcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
@@ -17,6 +18,30 @@ export interface ExpandTask {
   states: Uint8Array;
   /** End offset of each state in `states`. */
   ends: Uint32Array;
+  /** Check the identity of every transition, not a sample (the root's batch: a fault at reset is seen at once). */
+  checkAll?: boolean;
+}
+
+/**
+ * Transitions whose successor's fingerprint has these low bits clear have their identity checked
+ * (about 1 in 256, the same transitions whatever the batching; measured on bx19: a check costs
+ * about 1.3 transitions, so about 0.5% more time): the successor decoded and encoded
+ * again must give the same bytes, and the same step taken again the same bytes.
+ */
+export const IDENTITY_SAMPLE = 255;
+
+/** A sampled transition whose identity did not hold: which state of the batch, which action, what differed. */
+export interface IdentityFault {
+  state: number;
+  action: number;
+  message: string;
+}
+
+/** Why a transition's identity does not hold, or undefined (the game may throw here: the caller reports it as a step's exception). */
+function identityFault(game: Game, state: unknown, a: Action, bytes: Uint8Array): string | undefined {
+  if (!sameBytes(game.encode(game.decode(bytes)), bytes)) return 'decoding a state and encoding it again gave other bytes: encode is not canonical';
+  if (!sameBytes(game.encode(game.step(state, a)), bytes)) return 'the same step taken again gave other bytes: encode is not canonical or step is not deterministic';
+  return undefined;
 }
 
 /**
@@ -48,6 +73,8 @@ export interface ExpandResult {
   bytesEnd: Uint32Array;
   /** Set when the game threw: which state of the batch, which action code, what it said. */
   error?: { state: number; action: number; message: string };
+  /** The batch's first sampled transition whose identity did not hold. */
+  identity?: IdentityFault;
 }
 
 
@@ -203,6 +230,7 @@ export interface ClaimedBatch {
   /** The table reached its limit before state `expanded`: the rest is to be expanded again once it has grown. */
   full?: boolean;
   error?: ExpandResult['error'];
+  identity?: IdentityFault;
 }
 
 /**
@@ -275,8 +303,11 @@ function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
  * are claimed there once its moves are done (a node id, or pending), one claim after another so
  * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
  */
-function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, scratch: Scratch | undefined) {
+function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
+  // Where the watchdog sees this batch (src/parallel/watchdog.ts): state, action code (-1: the state itself), a beat.
+  const at = progress ?? new Int32Array(PROGRESS_SLOTS);
+  at[0] = 0;
   const steps = new Uint32Array(n);
   const recordEnds = new Uint32Array(n);
   const capacity = Math.max(16, n * game.actions.length);
@@ -286,6 +317,8 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   const clicks = game.actions.includes(GameAction.ACTION6);
   const keyMoves = game.actions.length - (clicks ? 1 : 0);
   let error: ExpandResult['error'];
+  let identity: IdentityFault | undefined;
+  const checkAll = task.checkAll === true;
   let full = false;
   /** The first record of the state being expanded. */
   let first = 0;
@@ -307,6 +340,10 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     const next = game.step(state, a);
     const bytes = game.encode(next);
     fingerprintInto(bytes, fp);
+    if (!identity && (checkAll || (fp.lo & IDENTITY_SAMPLE) === 0)) {
+      const message = identityFault(game, state, a, bytes);
+      if (message) identity = { state: s, action: actionCode(a), message };
+    }
     const r = rec.latest(fp.lo, fp.hi);
     if (r >= first) {
       if (cellCount) rec.cells[r] += cellCount;
@@ -351,6 +388,8 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
         continue;
       }
       current = deferredAction[j];
+      at[2] = actionCode(current);
+      at[3]++;
       const o = outcomeOf(game.status(deferredNext[j]));
       rec.node[r] = -1 - p.add(claimedSlot[j], rec.lo[r], rec.hi[r], id === CLAIMED ? o : o | FOUND, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
     }
@@ -365,6 +404,9 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     first = rec.count;
     current = KEY_ACTIONS[0];
     let taken = 0;
+    at[1] = s;
+    at[2] = -1;
+    at[3]++;
     try {
       state = game.decode(task.states.subarray(start, end));
       const classes = clicks ? clickClasses(game, state) : undefined;
@@ -376,12 +418,16 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
+          at[2] = id;
+          at[3]++;
           taken++;
           visit(current, 0);
           continue;
         }
         for (const c of classes!) {
           current = { id: GameAction.ACTION6, x: c.x, y: c.y };
+          at[2] = actionCode(current);
+          at[3]++;
           taken++;
           visit(current, c.cells);
         }
@@ -397,12 +443,12 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     start = end;
   }
   table?.release();
-  return { steps, recordEnds, rec, pending, error, full, expanded: error ? error.state : s };
+  return { steps, recordEnds, rec, pending, error, identity, full, expanded: error ? error.state : s };
 }
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
-export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch): ExpandResult {
-  const { steps, recordEnds, rec, error } = expandStates(game, task, undefined, scratch);
+export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
+  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -418,12 +464,13 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch): Ex
     bytesEnd: rec.bytesEnd.subarray(0, r),
   };
   if (error) result.error = error;
+  if (identity) result.identity = identity;
   return result;
 }
 
 /** Expands the batch and claims its successors in the shared table (a JavaScript worker's whole job). */
-export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch): ClaimedBatch {
-  const { steps, recordEnds, rec, pending, error, full, expanded } = expandStates(game, task, table, scratch);
+export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
+  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, table, scratch, progress);
   const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
   const p = pending!;
   const result: ClaimedBatch = {
@@ -444,5 +491,6 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
   };
   if (full) result.full = true;
   if (error) result.error = error;
+  if (identity) result.identity = identity;
   return result;
 }

@@ -1,9 +1,10 @@
 /** Where expansion batches run: the shared worker pool, or this thread. */
 import type { Game } from '../engine/index.js';
-import { sharedPool } from '../parallel/index.js';
+import { sharedPool, type Watchdog } from '../parallel/index.js';
 import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { TableHandle } from './shared-table.js';
 import { packMessage, unpackMessage } from './wire.js';
+import { workerHeapMb } from './memory.js';
 
 /**
  * Runs expansion batches somewhere: a worker pool, this thread, or processes that cannot share
@@ -14,7 +15,7 @@ import { packMessage, unpackMessage } from './wire.js';
  */
 export interface Expander {
   readonly workers: number;
-  /** False while the pool's threads are still starting (the coordinator expands on its own thread meanwhile). */
+  /** False while the pool's threads are still starting (no batch runs on the coordinator's thread meanwhile: game code never does). */
   readonly ready: boolean;
   run(task: ExpandTask): Promise<ExpandResult>;
   runAndClaim?(task: ExpandTask, table: TableHandle): Promise<ClaimedBatch>;
@@ -29,16 +30,16 @@ const KEPT = ['bytes'];
  * to come back says a thread has started and loaded the game. One that fails makes the pool
  * ready too, so the next batch sent there reports why.
  */
-export function poolExpander(workers: number, module: string, level: number): Expander {
-  const pool = sharedPool('expand', workers);
-  const run = async (task: ExpandTask): Promise<ExpandResult> => {
-    const buffer = packMessage(task);
-    return unpackMessage<ExpandResult>(await pool.run<ArrayBuffer>({ buffer }, { transferList: [buffer] }), KEPT);
-  };
-  const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => {
-    const buffer = packMessage(task);
-    return unpackMessage<ClaimedBatch>(await pool.run<ArrayBuffer>({ buffer, table }, { transferList: [buffer] }), KEPT);
-  };
+export function poolExpander(workers: number, module: string, level: number, watchdog: Watchdog, heapMb = workerHeapMb(workers)): Expander {
+  const pool = sharedPool('expand', workers, heapMb);
+  // Packed per attempt: a batch whose thread was terminated under another's hang runs again.
+  const send = (task: ExpandTask, table?: TableHandle): Promise<ArrayBuffer> =>
+    watchdog.run(pool, (progress) => {
+      const buffer = packMessage(task);
+      return pool.run<ArrayBuffer>({ buffer, table, progress }, { transferList: [buffer] });
+    });
+  const run = async (task: ExpandTask): Promise<ExpandResult> => unpackMessage<ExpandResult>(await send(task), KEPT);
+  const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => unpackMessage<ClaimedBatch>(await send(task, table), KEPT);
   let failed = false;
   if (!pool.started) {
     for (let i = 0; i < workers; i++) run({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0) }).catch(() => (failed = true));

@@ -3,6 +3,6 @@ export * from './coordinator.js';
 export * from './expand.js';
 export * from './wire.js';
 export * from './source.js';
-export { defaultMemoryBudget } from './memory.js';
+export { defaultMemoryBudget, workerHeapMb } from './memory.js';
 export type { TableHandle } from './shared-table.js';
 export { inlineExpander, poolExpander, type Expander } from './expander.js';

@@ -1,5 +1,6 @@
 /** The explorer's memory budget (`--max-memory`): its default, and what a graph will need once explored. */
 import { freemem, totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 
 const GB = 2 ** 30;
 
@@ -12,6 +13,22 @@ export function defaultMemoryBudget(): number {
   const constrained = process.constrainedMemory?.() ?? 0;
   const total = constrained > 0 ? Math.min(constrained, totalmem()) : totalmem();
   return 0.8 * Math.min(total, freemem() + process.memoryUsage.rss());
+}
+
+/** The default budget as this process first saw it (worker heaps are sized from it once, so shared pools are reused). */
+let firstBudget: number | undefined;
+
+/** Worker heaps are at least this large (MB): a game's own data and a batch fit with room. */
+export const WORKER_HEAP_FLOOR_MB = 256;
+
+/**
+ * Each worker thread's old-generation limit (MB): an equal share of the memory budget (given in GB,
+ * else the default as the process first saw it) between the workers and the coordinator, at
+ * least WORKER_HEAP_FLOOR_MB, in steps of 64 MB.
+ */
+export function workerHeapMb(workers: number, maxMemoryGb?: number): number {
+  const budget = maxMemoryGb !== undefined ? maxMemoryGb * GB : (firstBudget ??= defaultMemoryBudget());
+  return Math.max(WORKER_HEAP_FLOOR_MB, 64 * Math.floor(budget / (workers + 1) / 2 ** 20 / 64));
 }
 
 /** Bytes of a budget given in GB (the CLI's and the library's unit). */
@@ -35,12 +52,24 @@ export class MemoryProbe {
   private last = -Infinity;
   private sampled = 0;
   private accountedThen = 0;
+  /** Share of V8's heap limit in use at the last sample. */
+  private heapShare = 0;
 
   constructor(private readonly everyMs = 1000) {}
+
+  /**
+   * Whether this thread's JavaScript heap is near V8's limit (past it, V8 aborts the process with
+   * a fatal dump whatever the budget says): the caller stops while it can still say why.
+   */
+  get heapNearLimit(): boolean {
+    return this.heapShare > 0.85;
+  }
 
   rss(accounted: number): number {
     const now = performance.now();
     if (now - this.last >= this.everyMs) {
+      const heap = getHeapStatistics();
+      this.heapShare = heap.used_heap_size / heap.heap_size_limit;
       this.sampled = process.memoryUsage.rss();
       this.accountedThen = accounted;
       this.last = now;

@@ -5,6 +5,7 @@ import lights from '../../test/fixtures/lights.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { InputError } from '../errors.js';
 import { checkLevel, openGame, openLevel } from './source.js';
+import { Watchdog } from '../parallel/index.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -19,7 +20,7 @@ describe('openLevel', () => {
     expect({ lo: root.lo, hi: root.hi }).toEqual({ lo: fp.lo, hi: fp.hi });
     expect(root.status).toBe(lights.status(state));
     expect({ level: opened.level, lastLevel: opened.lastLevel, workers: opened.workers, module: opened.module }).toEqual({ level: 2, lastLevel: lights.levels === 2, workers: 1, module: undefined });
-    expect(opened.expander().workers).toBe(1);
+    expect(opened.expander(new Watchdog()).workers).toBe(1);
   });
 
   it('picks the worker count in one place: as asked (at least 1), every core by default, 1 for a game object', async () => {

@@ -5,10 +5,10 @@
  */
 import { InputError } from '../errors.js';
 import { fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
-import { workerCount } from '../parallel/index.js';
+import { workerCount, type Watchdog } from '../parallel/index.js';
 import { arcGameById, arcGameFile, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
 import { loadGame, suiteModule, type LoadedGame } from '../suite/index.js';
-import { expandBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import { expandBatch } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 
 /**
@@ -52,10 +52,8 @@ export interface OpenedLevel extends OpenedGame {
   lastLevel: boolean;
   /** Computes the root (game code runs here: call it where a throw is reported). */
   root(): Promise<RootState>;
-  /** Where the explorer's batches run: the shared pool for a module, else this thread. */
-  expander(): Expander;
-  /** Expands a batch on this thread, while the expander's threads start (absent where a game cannot run here). */
-  expandHere?(task: ExpandTask): ExpandResult;
+  /** Where the explorer's batches run: the shared pool for a module (under the watchdog, each thread's heap capped at heapMb), else this thread. */
+  expander(watchdog: Watchdog, heapMb?: number): Expander;
   /** Game steps a batch should carry, when the default does not suit (Python steps cost about a millisecond). */
   batchSteps?: number;
   /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
@@ -121,7 +119,6 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       const { lo, hi } = fingerprintInto(bytes, { lo: 0, hi: 0 });
       return { bytes, lo, hi, status: game.status(state) };
     },
-    expander: () => (module ? poolExpander(opened.workers, module, level) : inlineExpander(game)),
-    expandHere: (task) => expandBatch(game, task),
+    expander: (watchdog, heapMb) => (module ? poolExpander(opened.workers, module, level, watchdog, heapMb) : inlineExpander(game)),
   };
 }

@@ -1,3 +1,5 @@
 /** The parallel stage's public surface: other folders import only this file. */
 export * from './pool.js';
 export * from './ordered.js';
+export * from './watchdog.js';
+export * from './threaded-game.js';

@@ -14,7 +14,7 @@ interface Entry<T, R> {
  */
 export class OrderedRunner<T, R> {
   private readonly queue: Entry<T, R>[] = [];
-  private wake: (() => void) | undefined;
+  private waiter: (() => void) | undefined;
   /** Tasks started and not finished yet. */
   running = 0;
 
@@ -26,6 +26,16 @@ export class OrderedRunner<T, R> {
   /** The tasks not yet taken, oldest first (a watchdog reads them). */
   get tasks(): T[] {
     return this.queue.map((e) => e.task);
+  }
+
+  /** The oldest task not yet taken. */
+  get head(): T | undefined {
+    return this.queue[0]?.task;
+  }
+
+  /** Ends a wait in `anyFinished` now (a deadline or a stop that must not wait for a stuck task). */
+  wake(): void {
+    this.waiter?.();
   }
 
   /** Whether the oldest task's result is in. */
@@ -46,7 +56,7 @@ export class OrderedRunner<T, R> {
       const finished = (): void => {
         entry.done = true;
         this.running--;
-        this.wake?.();
+        this.waiter?.();
       };
       result.then(finished, finished);
     }
@@ -61,8 +71,8 @@ export class OrderedRunner<T, R> {
 
   /** Waits until any running task finishes (so a caller can start the next while the oldest still runs). */
   async anyFinished(): Promise<void> {
-    await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = undefined;
+    await new Promise<void>((resolve) => (this.waiter = resolve));
+    this.waiter = undefined;
   }
 
   /** The oldest task and its result, once in; it stays in `tasks` (watched) until then. Undefined when none is left. */

@@ -1,14 +1,27 @@
 /** Worker thread pools (Piscina) and the worker count of a run. */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { PACKAGE_ROOT } from '../suite/index.js';
 
 type Handler = 'expand' | 'walk' | 'fuzz';
 
-/** Worker handlers live compiled under dist/workers (built by npm install), behind one CommonJS entry. */
-export function workerPool(handler: Handler, workers: number, tasksPerWorker = 1): Piscina {
-  return new Piscina({ filename: join(PACKAGE_ROOT, 'dist', 'workers', 'entry.cjs'), name: handler, minThreads: workers, maxThreads: workers, idleTimeout: 60_000, concurrentTasksPerWorker: tasksPerWorker });
+/**
+ * Worker handlers live compiled under dist/workers (built by npm install), behind one CommonJS
+ * entry. `heapMb` caps each thread's old generation: a game that allocates without bound makes
+ * its thread fail with ERR_WORKER_OUT_OF_MEMORY (reported with the state's path), not the process.
+ */
+export function workerPool(handler: Handler, workers: number, heapMb: number, tasksPerWorker = 1): Piscina {
+  return new Piscina({
+    filename: join(PACKAGE_ROOT, 'dist', 'workers', 'entry.cjs'),
+    name: handler,
+    minThreads: workers,
+    maxThreads: workers,
+    idleTimeout: 60_000,
+    concurrentTasksPerWorker: tasksPerWorker,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  });
 }
 
 /** A pool kept for the life of the process, and whether its threads are up. */
@@ -17,6 +30,11 @@ export class SharedPool {
   started = false;
 
   constructor(private readonly piscina: Piscina) {}
+
+  /** The pool's threads (the step watchdog stops a stuck one). */
+  get threads(): readonly Worker[] {
+    return this.piscina.threads;
+  }
 
   run<T>(task: unknown, options?: { transferList?: ArrayBuffer[] }): Promise<T> {
     const result: Promise<T> = this.piscina.run(task, options);
@@ -37,12 +55,12 @@ const shared = new Map<string, SharedPool>();
  * start and a slow first second). Idle threads do not keep the process alive. The fuzz regime has
  * pools of its own, which its watchdog destroys to stop a hung game.
  */
-export function sharedPool(handler: Exclude<Handler, 'fuzz'>, workers: number): SharedPool {
-  const key = `${handler}:${workers}`;
+export function sharedPool(handler: Exclude<Handler, 'fuzz'>, workers: number, heapMb: number): SharedPool {
+  const key = `${handler}:${workers}:${heapMb}`;
   let pool = shared.get(key);
   if (!pool) {
     // Expansion: two batches per thread, so a worker never waits for the coordinator's merge.
-    pool = new SharedPool(workerPool(handler, workers, handler === 'expand' ? 2 : 1));
+    pool = new SharedPool(workerPool(handler, workers, heapMb, handler === 'expand' ? 2 : 1));
     shared.set(key, pool);
   }
   return pool;

@@ -52,6 +52,19 @@ export function playEpisode(game: Game, level: number, policy: Policy, seed: num
   return { actions, steps: maxSteps, end: 'cut' };
 }
 
+/** The available actions among the first `draws` moves of episode `index` of `randomPlay(level, seed, policy)` (drawn, not played: no game code runs). */
+export function episodeActions(game: Game, policy: Policy, seed: number, index: number, draws: number): Action[] {
+  const rng = new Rng(seed, index);
+  const choices = policyChoices(game, policy);
+  const available = new Set<number>(game.actions);
+  const actions: Action[] = [];
+  for (let n = 0; n < draws; n++) {
+    const action = drawAction(rng, choices, available);
+    if (action) actions.push(action);
+  }
+  return actions;
+}
+
 /** The first `count` actions of fuzz walk `stream` (uniform over the available actions). */
 export function walkActions(game: Game, seed: number, stream: number, count: number): Action[] {
   const rng = new Rng(seed, stream);

@@ -12,7 +12,8 @@ import { recordActions, recordingText } from '../recording/write.js';
 import { IdentityFrames, frameProblem, inspectReset, inspectStep, type Check } from '../engine/checks.js';
 import { playEpisode } from '../player/episodes.js';
 import { playBack, recordingsOf } from './regimes/playback.js';
-import { cutCycles, ddmin, reproduces } from './shrink.js';
+import { ddmin, reproduces } from './shrink.js';
+import { cutCycles } from '../engine/cycles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-checks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

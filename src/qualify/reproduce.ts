@@ -12,20 +12,25 @@ import { join } from 'node:path';
 import { actionName, GameAction, type Action } from '../engine/index.js';
 import { repeatFlaky, RESET } from './flaky.js';
 import type { RawFault } from './regimes/context.js';
-import { cutCycles, shrink } from './shrink.js';
+import { shrink } from './shrink.js';
 import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
 import { openSession, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
 import { makeDir, writeFileAtomic } from '../files.js';
-import { frameProblem, type Check } from '../engine/index.js';
+import { cutCycles, frameProblem, unplayable, type Check } from '../engine/index.js';
 
 type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
 
 const actionInput = (action: Action): Line['action_input'] => ({ id: action.id, data: action.id === GameAction.ACTION6 ? { x: action.x, y: action.y } : {} });
 
 export function writeReproduction(path: string, game: Game, level: number, actions: readonly Action[], check: Check): void {
-  const session = openSession(game, level);
+  let session: ReturnType<typeof openSession> | undefined;
+  try {
+    session = openSession(game, level);
+  } catch {
+    // init threw: the recording is the RESET that shows it, unplayed.
+  }
   const guid = randomUUID();
   const lines: Line[] = [];
   const frameless = (data: FrameData): Line => {
@@ -40,7 +45,7 @@ export function writeReproduction(path: string, game: Game, level: number, actio
     return { ...rest, action_input: actionInput(action), full_reset: action.id === GameAction.RESET && !before };
   };
   for (const [i, action] of [{ id: GameAction.RESET } as Action, ...actions].entries()) {
-    if (i === actions.length && check === 'slow-step') {
+    if (!session || (i === actions.length && unplayable(check))) {
       lines.push(unplayed(action));
       break;
     }

@@ -9,7 +9,7 @@ import type { Game } from '../engine/index.js';
 import { fingerprint, initIdentity } from '../engine/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { bfsPath, NodeFlag } from '../graph/index.js';
-import { inspectStep, type Check } from '../engine/index.js';
+import { cutCycles, inspectStep, unplayable, type Check } from '../engine/index.js';
 
 /** Re-steps of the last transition when probing for nondeterminism (a flaky step differs only sometimes). */
 const NONDETERMINISM_RESTEPS = 32;
@@ -50,31 +50,6 @@ export function reproduces(game: Game, level: number, check: Check, actions: rea
   return r.faults.some((f) => f.check === check && (message === undefined || f.message === message));
 }
 
-/** Removes the loops of the prefix: from a state met again, jump to its last visit. */
-export function cutCycles(game: Game, level: number, actions: readonly Action[]): Action[] {
-  if (actions.length < 2) return [...actions];
-  const last = actions[actions.length - 1];
-  const visits: string[] = [];
-  try {
-    let state = game.init(level);
-    visits.push(Buffer.from(game.encode(state)).toString('latin1'));
-    for (const action of actions.slice(0, -1)) {
-      state = game.step(state, action);
-      visits.push(Buffer.from(game.encode(state)).toString('latin1'));
-    }
-  } catch {
-    return [...actions];
-  }
-  const lastVisit = new Map<string, number>();
-  visits.forEach((key, i) => lastVisit.set(key, i));
-  const kept: Action[] = [];
-  for (let i = lastVisit.get(visits[0])!; i < visits.length - 1; ) {
-    kept.push(actions[i]);
-    i = lastVisit.get(visits[i + 1])!;
-  }
-  kept.push(last);
-  return kept;
-}
 
 /** Delta debugging (ddmin): a 1-minimal subsequence on which `test` still holds, within `budget` tests. */
 export function ddmin<T>(items: readonly T[], test: (candidate: T[]) => boolean, budget = 20_000): T[] {
@@ -138,8 +113,8 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
  * its cycles cut and delta-debugged, or the breadth-first path, whichever is shorter.
  */
 export async function shrink(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits, message?: string): Promise<Action[]> {
-  // A slow step may never return: only its prefix is ever played again, to cut its cycles.
-  if (check === 'slow-step') return cutCycles(game, level, actions);
+  // A slow step may never return (an allocation may not end): only its prefix is ever played again, to cut its cycles.
+  if (unplayable(check)) return cutCycles(game, level, actions);
   // Delta debugging replays prefixes from the reset state: bounded in time too (a real ARC game's
   // steps are requests to its Python process, about a millisecond each).
   const test = (candidate: Action[]): boolean => reproduces(game, level, check, candidate, message);

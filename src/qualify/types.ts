@@ -87,8 +87,10 @@ export interface QualifyOptions {
   policy?: Policy;
   /** A step slower than this is a finding (default 1,000 ms). */
   stepLimitMs?: number;
-  /** A fuzz step that has not returned after this long is a hang: its worker is stopped (default 10 s). */
+  /** A step (fuzz or random play) that has not returned after this long is a hang: its worker is stopped (default 10 s). */
   hangSeconds?: number;
+  /** Memory budget in GB: each worker thread's heap is its share (default: 80% of what the machine has free). */
+  maxMemory?: number;
   /** Bounds of the breadth-first search for shorter reproductions. */
   search?: SearchLimits;
   signal?: AbortSignal;

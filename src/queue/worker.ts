@@ -34,6 +34,10 @@ export interface WorkerOptions {
   python?: PythonSettings;
   /** The qualification step (tests inject a stand-in). */
   qualifier?: Qualifier;
+  /** The step limit of the games' code, in seconds (default 10). */
+  stepSeconds?: number;
+  /** Memory budget in GB of each job: worker threads get an equal share of heap. */
+  maxMemory?: number;
   onEvent?: (event: WorkerEvent) => void;
 }
 
@@ -145,7 +149,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       throw new Error(`cannot write the job's outputs: ${(err as Error).message} (give this worker the shared folder with --out)`);
     }
     try {
-      const result = await runJob(job, await games.get(job), await inputs(job), { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress });
+      const result = await runJob(job, await games.get(job), await inputs(job), { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory });
       summary.done++;
       emit({ kind: 'done', job, seconds: (performance.now() - started) / 1000 });
       return result;

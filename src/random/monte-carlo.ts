@@ -1,8 +1,9 @@
 /** Monte Carlo play of a random policy over the worker pool, with Clopper-Pearson bounds on its win rate. */
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
-import { openLevel, type GameSource } from '../explorer/index.js';
-import { OrderedRunner, sharedPool } from '../parallel/index.js';
-import { policyChoices } from '../player/index.js';
+import { actionName, cutCycles, type Action } from '../engine/index.js';
+import { GameCrash, openLevel, workerHeapMb, type GameSource } from '../explorer/index.js';
+import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
+import { episodeActions, policyChoices } from '../player/index.js';
 import { pythonWalks, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
@@ -18,6 +19,10 @@ export interface RandomOptions {
   maxAttemptSteps?: number;
   threshold?: number;
   signal?: AbortSignal;
+  /** Memory budget in GB: each worker thread's heap is its share (default: 80% of what the machine has free). */
+  maxMemory?: number;
+  /** A step in a worker that does not return within this many seconds stops the play with a GameCrash of kind 'hang' (default 10). */
+  stepSeconds?: number;
   onProgress?: (p: { steps: number; episodes: number; wins: number; seconds: number }) => void;
 }
 
@@ -65,13 +70,35 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   const seed = options.seed ?? 1;
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));
-  const pool = module ? sharedPool('walk', workers) : undefined;
+  const pool = module ? sharedPool('walk', workers, workerHeapMb(workers, options.maxMemory)) : undefined;
   let timing: StepTiming | undefined;
   // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
   const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming }> => {
     if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers);
-    return pool ? pool.run<WalkResult>(task) : Promise.resolve().then(() => runWalks(game, task));
+    return pool ? watchdog.runOn<WalkResult>(pool, { ...task }) : Promise.resolve().then(() => runWalks(game, task));
   };
+  const watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
+  /** A fault of episode `index` at its step `step`: the episode's moves up to it (drawn again here, not played). */
+  const fault = (index: number, step: number, reason: string, kind: 'crash' | 'hang' | 'out-of-memory'): GameCrash =>
+    new GameCrash(game.id, level, shorter(episodeActions(game, policy, seed, index, step)).map(actionName), `${reason} (random episode ${index}, seed ${seed})`, kind);
+  /**
+   * The episode's moves with their cycles cut: its prefix played again (every step of it returned
+   * in a worker) on a thread of its own under the step limit, the last move never played.
+   */
+  const shorter = (actions: Action[]): Action[] => {
+    if (!module || python || actions.length < 2) return actions;
+    let here: ReturnType<typeof threadedGame> | undefined;
+    try {
+      here = threadedGame(module, options.stepSeconds);
+      return cutCycles(here, level, actions);
+    } catch {
+      return actions;
+    } finally {
+      here?.close();
+    }
+  };
+  const wake = (): void => inflight.wake();
+  options.signal?.addEventListener('abort', wake);
   const started = performance.now();
 
   let used = 0;
@@ -87,36 +114,57 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   const taskSteps = python ? 500 : 20_000;
   let perTask = python ? 2 : 16;
   const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming }>();
-  // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused.
-  while (used < budget && !options.signal?.aborted) {
-    while (inflight.size < 2 * workers) {
-      inflight.add(nextEpisode, run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap }));
-      nextEpisode += perTask;
-    }
-    const { result: r } = (await inflight.next())!;
-    if (r.timing) timing = mergeTiming(timing, r.timing);
-    let stepsTaken = 0;
-    for (let i = 0; i < r.steps.length && used < budget; i++) {
-      const left = budget - used;
-      const taken = Math.min(r.steps[i], left);
-      used += taken;
-      stepsTaken += taken;
-      // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
-      // it is left out of the statistics (its end is unknown, not a possible win).
-      if (r.steps[i] > left) {
-        unfinished = 1;
-        break;
+  // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused
+  // (the watchdog stops one that is stuck).
+  try {
+    while (used < budget && !options.signal?.aborted) {
+      while (inflight.size < 2 * workers) {
+        inflight.add(nextEpisode, run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap }));
+        nextEpisode += perTask;
       }
-      const end = r.end[i];
-      if (end === WalkEnd.WON) {
-        wins++;
-        firstWin ??= episodes;
-      } else if (end === WalkEnd.LOST) losses++;
-      else cutOff++;
-      episodes++;
+      // Ctrl-C ends the wait even while a step is stuck.
+      if (!inflight.headDone) {
+        await inflight.anyFinished();
+        continue;
+      }
+      const first = inflight.head!;
+      let r: WalkResult & { timing?: StepTiming };
+      try {
+        r = (await inflight.next())!.result;
+      } catch (err) {
+        if (!(err instanceof StepStalled)) throw err;
+        const [offset, step] = err.at;
+        const reason = err.kind === 'hang' ? `a step did not return within ${err.limitSeconds} s: its worker thread was stopped` : 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY)';
+        throw fault(first + Math.max(0, offset), step, reason, err.kind === 'hang' ? 'hang' : 'out-of-memory');
+      }
+      if (r.timing) timing = mergeTiming(timing, r.timing);
+      let stepsTaken = 0;
+      for (let i = 0; i < r.steps.length && used < budget; i++) {
+        const left = budget - used;
+        const taken = Math.min(r.steps[i], left);
+        used += taken;
+        stepsTaken += taken;
+        // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
+        // it is left out of the statistics (its end is unknown, not a possible win).
+        if (r.steps[i] > left) {
+          unfinished = 1;
+          break;
+        }
+        const end = r.end[i];
+        if (end === WalkEnd.WON) {
+          wins++;
+          firstWin ??= episodes;
+        } else if (end === WalkEnd.LOST) losses++;
+        else cutOff++;
+        episodes++;
+      }
+      if (r.error && used < budget) throw fault(first + r.error.episode, r.error.step, r.error.message, 'crash');
+      perTask = Math.max(1, Math.min(100_000, Math.round((taskSteps * Math.max(1, r.steps.length)) / Math.max(1, stepsTaken))));
+      options.onProgress?.({ steps: used, episodes, wins, seconds: (performance.now() - started) / 1000 });
     }
-    perTask = Math.max(1, Math.min(100_000, Math.round((taskSteps * r.steps.length) / Math.max(1, stepsTaken))));
-    options.onProgress?.({ steps: used, episodes, wins, seconds: (performance.now() - started) / 1000 });
+  } finally {
+    options.signal?.removeEventListener('abort', wake);
+    if (inflight.running > 0) watchdog.stop();
   }
   const { lower } = clopperPearson(wins, episodes);
   const { upper } = clopperPearson(wins + cutOff, episodes);

@@ -14,6 +14,8 @@ export interface WalkTask {
   count: number;
   /** An attempt still playing after this many steps is cut off. */
   maxAttemptSteps: number;
+  /** Where the step watchdog reads the task's position: [0] the episode's offset, [1] its step (src/parallel/watchdog.ts). */
+  progress?: SharedArrayBuffer;
 }
 
 export interface WalkResult {
@@ -21,6 +23,8 @@ export interface WalkResult {
   steps: Uint32Array;
   /** WalkEnd of each episode. */
   end: Uint8Array;
+  /** The game threw in episode `episode` (offset in the task) at its step `step` (1-based); only the episodes before it are in steps/end. */
+  error?: { episode: number; step: number; message: string };
 }
 
 /** Plays episodes first..first+count-1 of a seeded random policy from the level's reset state (the draws of player/drawAction). */
@@ -29,22 +33,36 @@ export function runWalks(game: Game, task: WalkTask): WalkResult {
   const available = new Set<number>(game.actions);
   const steps = new Uint32Array(task.count);
   const end = new Uint8Array(task.count);
-  const root = game.init(task.level);
+  const at = task.progress ? new Int32Array(task.progress) : new Int32Array(2);
+  at[0] = 0;
+  at[1] = 0;
+  let root: unknown;
+  try {
+    root = game.init(task.level);
+  } catch (err) {
+    return { steps: steps.subarray(0, 0), end: end.subarray(0, 0), error: { episode: 0, step: 0, message: `init(${task.level}) threw: ${err instanceof Error ? err.message : String(err)}` } };
+  }
   for (let i = 0; i < task.count; i++) {
+    at[0] = i;
     const rng = new Rng(task.seed, task.first + i);
     let state = root;
     let n = 0;
     let outcome: number = WalkEnd.CUT;
-    while (n < task.maxAttemptSteps) {
-      const action = drawAction(rng, choices, available);
-      n++;
-      // An unavailable action is a no-op of the reference agent: it counts as a step.
-      if (action) state = game.step(state, action);
-      const status = game.status(state);
-      if (status !== 'playing') {
-        outcome = status === 'won' ? WalkEnd.WON : WalkEnd.LOST;
-        break;
+    try {
+      while (n < task.maxAttemptSteps) {
+        const action = drawAction(rng, choices, available);
+        n++;
+        at[1] = n;
+        // An unavailable action is a no-op of the reference agent: it counts as a step.
+        if (action) state = game.step(state, action);
+        const status = game.status(state);
+        if (status !== 'playing') {
+          outcome = status === 'won' ? WalkEnd.WON : WalkEnd.LOST;
+          break;
+        }
       }
+    } catch (err) {
+      return { steps: steps.subarray(0, i), end: end.subarray(0, i), error: { episode: i, step: n, message: err instanceof Error ? err.message : String(err) } };
     }
     steps[i] = n;
     end[i] = outcome;

@@ -42,7 +42,7 @@ function levelRegressions(game: string, level: LevelReport): Regression[] {
   const prev = level.previous;
   const at = { game, level: level.level };
   const found: Regression[] = [];
-  if (level.crash && !prev?.crashed) found.push({ ...at, kind: 'new-crash', message: `${game} level ${level.level} now crashes: ${level.crash.reason}` });
+  if (level.crash && !prev?.crashed) found.push({ ...at, kind: 'new-crash', message: `${game} level ${level.level} now ${level.crash.kind === 'hang' ? 'hangs' : level.crash.kind === 'out-of-memory' ? 'runs out of memory' : 'crashes'}: ${level.crash.reason}` });
   else if (level.outcome === 'fail' && prev?.outcome !== 'fail') {
     found.push({ ...at, kind: 'new-failure', message: `${game} level ${level.level} now fails (${prev ? `was ${prev.outcome}` : 'not in the baseline'}): ${level.reasons.join('; ')}` });
   }

@@ -1,6 +1,6 @@
 /** report.md: a heading, the regressions, and one summary table per game. */
 import type { GameReport, SweepReport } from './schema.js';
-import { formatProfile, formatPythonRun, SUMMARY_HEADERS, summaryRows } from './summary.js';
+import { faultName, formatProfile, formatPythonRun, SUMMARY_HEADERS, summaryRows } from './summary.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const row = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
@@ -10,7 +10,7 @@ export function headline(r: SweepReport): string {
   const s = r.summary;
   const state = r.status === 'complete' ? (r.passed ? 'PASSED' : 'FAILED') : r.status === 'interrupted' ? 'INTERRUPTED' : 'RUNNING';
   const regressions = r.baseline ? `, ${s.regressions} regression${s.regressions === 1 ? '' : 's'} against ${r.baseline.path}` : '';
-  return `${state}: ${s.games} game${s.games === 1 ? '' : 's'}, ${s.levels} levels: ${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive, ${s.crashes} crashed${regressions}`;
+  return `${state}: ${s.games} game${s.games === 1 ? '' : 's'}, ${s.levels} levels: ${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive, ${s.hangs} hung, ${s.crashes} crashed${regressions}`;
 }
 
 /** What the sweep ran with. */
@@ -29,8 +29,12 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   lines.push(`Source \`${game.source}\`, ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
   if (game.error) lines.push(`**Error:** ${game.error}`, '');
   if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
+  for (const level of game.levels.filter((l) => l.explore?.identityWarning)) {
+    const w = level.explore!.identityWarning!;
+    lines.push(`Level ${level.level} identity warning: ${w.message}; the graph's numbers cannot be trusted. Reproduce from the reset state: \`${w.actions.join(' ')}\``, '');
+  }
   for (const level of game.levels.filter((l) => l.crash)) {
-    lines.push(`Level ${level.level} crash: ${level.crash!.reason}. Reproduce from the reset state: \`${level.crash!.actions.join(' ') || '(no actions)'}\``, '');
+    lines.push(`Level ${level.level} ${faultName(level.crash!.kind)}: ${level.crash!.reason}. Reproduce from the reset state: \`${level.crash!.actions.join(' ') || '(no actions)'}\``, '');
   }
   for (const level of game.levels) {
     const py = level.explore?.python;

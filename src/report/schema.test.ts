@@ -126,6 +126,20 @@ describe('report.json schema', () => {
     }
   });
 
+  it('reads a version-3 report written before crashes had a kind and the summary counted hangs', () => {
+    const parsed = JSON.parse(onDisk);
+    const crashed = parsed.games.flatMap((g: { levels: { crash: Record<string, unknown> | null }[] }) => g.levels).filter((l: { crash: unknown }) => l.crash);
+    expect(crashed.length).toBeGreaterThan(0);
+    for (const level of crashed) {
+      expect(level.crash.kind).toBe('crash');
+      delete level.crash.kind;
+    }
+    delete parsed.summary.hangs;
+    const read = parseReport(JSON.stringify(parsed));
+    expect(read.summary.hangs).toBe(0);
+    expect(read.games.flatMap((g) => g.levels).filter((l) => l.crash).map((l) => l.crash!.kind)).toEqual(crashed.map(() => 'crash'));
+  });
+
   it('catches wrong types and values', () => {
     const parsed = JSON.parse(onDisk);
     parsed.games[0].levels[0].analysis.pWin.upper = 1.5;
@@ -133,7 +147,7 @@ describe('report.json schema', () => {
     parsed.summary.levels = '11';
     expect(validateReport(parsed)).toEqual([
       '$.games[0].levels[0].analysis.pWin.upper: 1.5 is above 1',
-      '$.games[0].levels[0].outcome: expected one of "pass", "fail", "inconclusive", got "maybe"',
+      '$.games[0].levels[0].outcome: expected one of "pass", "fail", "inconclusive", "hang", got "maybe"',
       '$.summary.levels: expected a finite number, got string',
     ]);
   });

@@ -12,8 +12,14 @@ export const SCHEMA_VERSION = 3;
 /** Versions parseReport reads: older ones lack the fields later versions added, read as null (see upgrade). */
 export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
-/** pass: nothing wrong; fail: a crash, a verdict failed or qualification failed; inconclusive: bounds straddle the threshold. */
-export type Outcome = 'pass' | 'fail' | 'inconclusive';
+/**
+ * pass: nothing wrong; fail: a crash, a verdict failed or qualification failed; inconclusive:
+ * bounds straddle the threshold; hang: a game step did not return within the step limit.
+ */
+export type Outcome = 'pass' | 'fail' | 'inconclusive' | 'hang';
+
+/** How a level's game code failed: a step threw, never returned, or ran its worker out of memory. */
+export type CrashKind = 'crash' | 'hang' | 'out-of-memory';
 
 export interface Budget {
   /** Most states explored per level. */
@@ -61,6 +67,8 @@ export interface ExploreNumbers {
   transitionsPerSecond: number;
   storeBytes: number;
   bytesPerState: number;
+  /** A sampled transition's identity did not hold (encode not canonical, or step not deterministic): the graph's numbers cannot be trusted. */
+  identityWarning: { message: string; actions: string[] } | null;
   /** A real ARC game (Python): how the level started, its identity, how clicks were expanded (absent for TypeScript games). */
   python?: PythonLevelReport | null;
 }
@@ -182,8 +190,8 @@ export interface LevelReport {
   analysis: AnalysisNumbers | null;
   /** Random play run because the graph's bounds were inconclusive; null when it was not needed. */
   monteCarlo: MonteCarloNumbers | null;
-  /** A game step threw: the action sequence from the level's reset state that reproduces it. */
-  crash: { actions: string[]; reason: string } | null;
+  /** A game step threw (or hung...): the action sequence from the level's reset state that reproduces it (its last action is the one that failed). */
+  crash: { actions: string[]; reason: string; kind: CrashKind } | null;
   /** The level's worst qualification regime; null when qualification did not run. */
   qualification: RegimeStatus | null;
   outcome: Outcome;
@@ -252,14 +260,14 @@ export interface SweepReport {
   history: HistoryInfo | null;
   games: GameReport[];
   regressions: Regression[];
-  summary: { games: number; levels: number; pass: number; fail: number; inconclusive: number; crashes: number; regressions: number };
+  summary: { games: number; levels: number; pass: number; fail: number; inconclusive: number; hangs: number; crashes: number; regressions: number };
   /** Every finished level passed (or is inconclusive) and no game errored. */
   passed: boolean;
 }
 
 const count = int({ min: 0 });
 const probability = num({ min: 0, max: 1 });
-const outcome = oneOf('pass', 'fail', 'inconclusive');
+const outcome = oneOf('pass', 'fail', 'inconclusive', 'hang');
 const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped');
 const actionPath = obj({ length: count, actions: arr(str) });
 const profileSchema = obj({
@@ -298,6 +306,7 @@ const exploreSchema = obj({
   transitionsPerSecond: num({ min: 0 }),
   storeBytes: count,
   bytesPerState: num({ min: 0 }),
+  identityWarning: nullable(obj({ message: str, actions: arr(str) })),
   python: nullable(pythonSchema),
 }, { optional: ['python'] });
 
@@ -358,7 +367,7 @@ const levelSchema = obj({
   explore: nullable(exploreSchema),
   analysis: nullable(analysisSchema),
   monteCarlo: nullable(monteCarloSchema),
-  crash: nullable(obj({ actions: arr(str), reason: str })),
+  crash: nullable(obj({ actions: arr(str), reason: str, kind: oneOf('crash', 'hang', 'out-of-memory') })),
   qualification: nullable(regimeStatus),
   outcome,
   reasons: arr(str),
@@ -410,7 +419,7 @@ export const REPORT_SCHEMA: Schema = obj({
   history: nullable(obj({ path: str, earlierRuns: count, previousRun: nullable(str), warning: nullable(str) })),
   games: arr(gameSchema),
   regressions: arr(obj({ game: str, level: nullable(int({ min: 1 })), kind: oneOf('pwin-rose', 'new-failure', 'solution-longer', 'solution-lost', 'new-crash'), message: str })),
-  summary: obj({ games: count, levels: count, pass: count, fail: count, inconclusive: count, crashes: count, regressions: count }),
+  summary: obj({ games: count, levels: count, pass: count, fail: count, inconclusive: count, hangs: count, crashes: count, regressions: count }),
   passed: bool,
 });
 
@@ -437,13 +446,20 @@ export function parseReport(text: string, where = 'report'): SweepReport {
 }
 
 /**
- * Fields added to version 2 after its first reports were written, filled from what those reports
- * have: a probability's width and relative width from its bounds, and no reason for an exact solve
- * that gave up (older solvers did not say).
+ * Fields added after a version's first reports were written, filled from what those reports
+ * have: a probability's width and relative width from its bounds, no reason for an exact solve
+ * that gave up (older solvers did not say), a crash's kind (a step that threw: hangs came later),
+ * no hung levels in the summary and no identity warning (older explorers did not check).
  */
 function fillAdded(report: Record<string, unknown>): void {
+  const summary = report.summary as Record<string, unknown> | undefined;
+  if (summary && typeof summary === 'object') summary.hangs ??= 0;
   for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
     for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
+      const crash = level.crash as Record<string, unknown> | null | undefined;
+      if (crash && typeof crash === 'object') crash.kind ??= 'crash';
+      const explore = level.explore as Record<string, unknown> | null | undefined;
+      if (explore && typeof explore === 'object') explore.identityWarning ??= null;
       const pWin = (level.analysis as { pWin?: Record<string, unknown> } | null)?.pWin;
       if (!pWin || typeof pWin.lower !== 'number' || typeof pWin.upper !== 'number') continue;
       pWin.width ??= pWin.upper - pWin.lower;

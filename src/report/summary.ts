@@ -1,5 +1,5 @@
 /** The per-game summary table as plain text cells, shared by report.md, the report site and the terminal. */
-import type { GameReport, LevelReport, ProfileReport, PythonLevelReport, Regression } from './schema.js';
+import type { CrashKind, GameReport, LevelReport, ProfileReport, PythonLevelReport, Regression } from './schema.js';
 
 export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Since last night', 'Outcome'] as const;
 
@@ -50,8 +50,11 @@ export function formatExplored(level: LevelReport): string {
   return e.fullyExplored ? 'yes' : `no: ${e.stopReason ?? 'stopped'}, ${grouped(e.frontier)} on the frontier`;
 }
 
+/** A game fault's name in a report: crash, hang, out of memory. */
+export const faultName = (kind: CrashKind): string => (kind === 'out-of-memory' ? 'out of memory' : kind);
+
 export function formatVerdict(level: LevelReport): string {
-  if (level.crash) return 'crash';
+  if (level.crash) return faultName(level.crash.kind);
   const a = level.analysis;
   if (!a) return '—';
   if (level.tutorial) return `${a.verdict} (tutorial, exempt)`;

@@ -40,14 +40,14 @@ function codeFiles(module: string): string[] {
   return files;
 }
 
-/** The game's content hash; null when its code cannot be read. */
-export function contentHash(loaded: LoadedGame): string | null {
+/** The game's content hash (its levels' starts computed by `game`, the loaded game by default); null when its code cannot be read. */
+export function contentHash(loaded: LoadedGame, game: Game = loaded.game): string | null {
   const hash = createHash('sha256');
   try {
     for (const file of codeFiles(loaded.module)) hash.update(file.slice(dirname(loaded.module).length)).update(readFileSync(file));
   } catch {
     return null;
   }
-  for (let level = 1; level <= loaded.game.levels; level++) hash.update(`${level}:${startHash(loaded.game, level) ?? 'none'}`);
+  for (let level = 1; level <= game.levels; level++) hash.update(`${level}:${startHash(game, level) ?? 'none'}`);
   return digest(hash);
 }

@@ -8,13 +8,14 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { codeName, parseAction } from '../engine/index.js';
+import { codeName, parseAction, type Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
+import { threadedGame } from '../parallel/index.js';
 import { exploreLevel } from '../level.js';
 import { PythonGame } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
-import type { AnalysisNumbers, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
+import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
 import type { LoadedGame } from '../suite/index.js';
 import type { StateGraph } from '../graph/index.js';
 import { startHash } from './hashes.js';
@@ -29,8 +30,8 @@ export interface ExploreJobResult {
   startHash: string | null;
   explore: ExploreNumbers | null;
   analysis: AnalysisNumbers | null;
-  /** A game step threw: the actions from the level's start that reproduce it. */
-  crash: { actions: string[]; reason: string } | null;
+  /** A game step threw, hung or ran out of memory: the actions from the level's start that reproduce it. */
+  crash: { actions: string[]; reason: string; kind: CrashKind } | null;
   /**
    * A real ARC game's level: the actions from RESET that led to its start (the shortest wins of the
    * levels before), or null where it started at the engine's set_level; absent for other games.
@@ -44,8 +45,10 @@ export interface ExploreJobResult {
 export interface MonteCarloJobResult {
   stage: 'monte-carlo';
   level: number;
-  /** Null when the level did not need it (a verdict from the graph, a tutorial level, no random steps in the budget). */
+  /** Null when the level did not need it (a verdict from the graph, a tutorial level, no random steps in the budget), or random play found a fault. */
   monteCarlo: MonteCarloNumbers | null;
+  /** A step threw or hung in random play (deeper than the exploration went): the episode's actions. */
+  crash: ExploreJobResult['crash'];
   ranOn: RanOn;
   dir: string;
 }
@@ -79,6 +82,10 @@ export interface RunContext {
   /** This process, `host:pid`. */
   worker: string;
   signal?: AbortSignal;
+  /** The step limit of the game's code, in seconds (`--step-timeout`; default 10). */
+  stepSeconds?: number;
+  /** Memory budget in GB (`--max-memory`): the exploration's, and each worker thread's heap is its share. */
+  maxMemory?: number;
   onProgress?: (p: JobProgress) => void;
 }
 
@@ -106,8 +113,27 @@ function needed<T extends JobResult>(job: PlannedJob, inputs: ReadonlyMap<string
   return result as T;
 }
 
+/**
+ * The game for the job's own calls (the reset state, its hash, the filmstrips): a JavaScript game
+ * on a thread of its own, so a step or render that never returns stops at the step limit instead
+ * of freezing the sweep; a real ARC game already runs in its own processes.
+ */
+function offThread(loaded: LoadedGame, ctx: RunContext): { game: Game; close(): void } {
+  if (loaded.game instanceof PythonGame) return { game: loaded.game, close: () => undefined };
+  const game = threadedGame(loaded.module, ctx.stepSeconds);
+  return { game, close: () => game.close() };
+}
+
 async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number): Promise<ExploreJobResult> {
-  const { game } = loaded;
+  const here = offThread(loaded, ctx);
+  try {
+    return await exploreLevelJob(job, loaded, here.game, ctx, started);
+  } finally {
+    here.close();
+  }
+}
+
+async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, ctx: RunContext, started: number): Promise<ExploreJobResult> {
   const level = job.level!;
   const { settings } = job;
   const result: ExploreJobResult = {
@@ -127,7 +153,7 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
     const layers = game.render(game.init(level));
     if (layers.length === 0) throw new Error('render gave no layer');
   } catch (err) {
-    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}` };
+    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}`, kind: 'crash' };
   }
   if (!result.crash) {
     try {
@@ -138,6 +164,8 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
         maxNodes: settings.budget.nodes,
         maxSeconds: settings.budget.seconds,
         signal: ctx.signal,
+        stepSeconds: ctx.stepSeconds,
+        maxMemory: ctx.maxMemory,
         policy: settings.policy,
         threshold: settings.threshold,
         onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }),
@@ -148,7 +176,7 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
       result.analysis = analysisNumbers(explored.report);
     } catch (err) {
       if (!(err instanceof GameCrash)) throw err;
-      result.crash = { actions: err.actions, reason: err.reason };
+      result.crash = { actions: err.actions, reason: err.reason, kind: err.kind };
     }
   }
   // the page's frames and graph, made while the game and the graph are at hand
@@ -158,7 +186,8 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
     graph,
     win: result.analysis?.shortestWin?.actions,
     deadEnd: result.analysis?.deadEnds.example?.actions,
-    crash: result.crash?.actions,
+    // The step that hung (or ran out of memory) is left out: drawn here, it would do it again on this thread.
+    crash: result.crash && (result.crash.kind === 'crash' ? result.crash.actions : result.crash.actions.slice(0, -1)),
     seed: settings.seed,
     graphLimit: settings.graphLimit,
   });
@@ -170,21 +199,29 @@ async function monteCarloJob(job: PlannedJob, loaded: LoadedGame, explored: Expl
   const level = job.level!;
   const { settings } = job;
   let monteCarlo: MonteCarloNumbers | null = null;
+  let crash: ExploreJobResult['crash'] = null;
   if (explored.analysis?.verdict === 'inconclusive' && !explored.tutorial && settings.budget.randomSteps > 0) {
-    const random = await randomPlay(loaded, {
-      level,
-      steps: settings.budget.randomSteps,
-      workers: ctx.workers,
-      seed: settings.seed,
-      policy: settings.policy,
-      threshold: settings.threshold,
-      signal: ctx.signal,
-      onProgress: (p) => ctx.onProgress?.({ stage: 'monte-carlo', level, done: p.steps, seconds: p.seconds }),
-    });
-    if (ctx.signal?.aborted) throw new JobInterrupted();
-    monteCarlo = monteCarloNumbers(random);
+    try {
+      const random = await randomPlay(loaded, {
+        level,
+        steps: settings.budget.randomSteps,
+        workers: ctx.workers,
+        seed: settings.seed,
+        policy: settings.policy,
+        threshold: settings.threshold,
+        signal: ctx.signal,
+        stepSeconds: ctx.stepSeconds,
+        maxMemory: ctx.maxMemory,
+        onProgress: (p) => ctx.onProgress?.({ stage: 'monte-carlo', level, done: p.steps, seconds: p.seconds }),
+      });
+      if (ctx.signal?.aborted) throw new JobInterrupted();
+      monteCarlo = monteCarloNumbers(random);
+    } catch (err) {
+      if (!(err instanceof GameCrash)) throw err;
+      crash = { actions: err.actions, reason: err.reason, kind: err.kind };
+    }
   }
-  return { stage: 'monte-carlo', level, monteCarlo, ranOn: ranOn(job, ctx, started), dir: ctx.dir };
+  return { stage: 'monte-carlo', level, monteCarlo, crash, ranOn: ranOn(job, ctx, started), dir: ctx.dir };
 }
 
 /** Rejects with JobInterrupted as soon as `signal` aborts (qualification winds its pool down by itself). */
@@ -211,6 +248,8 @@ async function qualifyJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
       policy: settings.policy,
       out: join(ctx.dir, 'reproductions', game.id),
       signal: ctx.signal,
+      ...(ctx.stepSeconds !== undefined && { hangSeconds: ctx.stepSeconds }),
+      ...(ctx.maxMemory !== undefined && { maxMemory: ctx.maxMemory }),
     }),
     ctx.signal,
   );

@@ -35,6 +35,7 @@ function summarise(report: SweepReport): void {
     pass: levels.filter((l) => l.outcome === 'pass').length,
     fail: levels.filter((l) => l.outcome === 'fail').length,
     inconclusive: levels.filter((l) => l.outcome === 'inconclusive').length,
+    hangs: levels.filter((l) => l.outcome === 'hang').length,
     crashes: levels.filter((l) => l.crash !== null).length,
     regressions: report.regressions.length,
   };
@@ -67,7 +68,7 @@ export class Night {
       history: this.publisher.info,
       games: [],
       regressions: [],
-      summary: { games: 0, levels: 0, pass: 0, fail: 0, inconclusive: 0, crashes: 0, regressions: 0 },
+      summary: { games: 0, levels: 0, pass: 0, fail: 0, inconclusive: 0, hangs: 0, crashes: 0, regressions: 0 },
       passed: true,
     };
   }

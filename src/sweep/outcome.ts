@@ -1,5 +1,5 @@
 /** How a level's findings add up to one outcome, and the levels' outcomes to a game's. */
-import type { AnalysisNumbers, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/index.js';
+import type { AnalysisNumbers, CrashKind, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/index.js';
 import { formatProbability as show } from '../report/index.js';
 import type { RegimeStatus } from './qualification.js';
 
@@ -12,14 +12,20 @@ export function levelOutcome(level: {
   tutorial: boolean;
   analysis: AnalysisNumbers | null;
   monteCarlo?: MonteCarloNumbers | null;
-  crash: { actions: string[]; reason: string } | null;
+  crash: { actions: string[]; reason: string; kind: CrashKind } | null;
+  /** The exploration's identity check failed on a sampled transition. */
+  identityWarning?: { message: string; actions: string[] } | null;
   qualification: RegimeStatus | null;
   /** What qualification found wrong with this level, one line each. */
   qualificationFailures?: readonly string[];
 }): { outcome: Outcome; reasons: string[] } {
   const reasons: string[] = [];
   const { analysis } = level;
-  if (level.crash) reasons.push(`crashed after ${level.crash.actions.length} actions: ${level.crash.reason}`);
+  // A hang is its own outcome: the level's numbers stop where the step did not return.
+  if (level.crash?.kind === 'hang') return { outcome: 'hang', reasons: [`hung after ${level.crash.actions.length} actions: ${level.crash.reason}`] };
+  if (level.crash?.kind === 'out-of-memory') reasons.push(`ran out of memory after ${level.crash.actions.length} actions: ${level.crash.reason}`);
+  else if (level.crash) reasons.push(`crashed after ${level.crash.actions.length} actions: ${level.crash.reason}`);
+  if (level.identityWarning) reasons.push(`identity is unstable (${level.identityWarning.message}; reproduce: ${level.identityWarning.actions.join(' ')}): the graph's numbers cannot be trusted`);
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     reasons.push(`a random policy wins with probability ${analysis.pWin.method === 'exact' ? show(analysis.pWin.lower) : `>= ${show(analysis.pWin.lower)}`}, not below ${analysis.threshold}`);
   }
@@ -35,8 +41,8 @@ export function levelOutcome(level: {
   return { outcome: 'pass', reasons };
 }
 
-/** A game fails when a level fails, its qualification fails or an error stopped it. */
+/** A game fails when a level fails or hangs, its qualification fails or an error stopped it. */
 export function gameOutcome(levels: readonly Pick<LevelReport, 'outcome'>[], qualification: QualificationReport | null, error: string | null): Outcome {
-  if (error !== null || qualification?.passed === false || levels.some((l) => l.outcome === 'fail')) return 'fail';
+  if (error !== null || qualification?.passed === false || levels.some((l) => l.outcome === 'fail' || l.outcome === 'hang')) return 'fail';
   return levels.some((l) => l.outcome === 'inconclusive') ? 'inconclusive' : 'pass';
 }

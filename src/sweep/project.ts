@@ -30,6 +30,7 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
     transitionsPerSecond: r.transitionsPerSecond,
     storeBytes: r.storeBytes,
     bytesPerState: r.bytesPerState,
+    identityWarning: r.identityWarning,
     ...(r.python && {
       python: {
         levelStart: r.python.levelStart,

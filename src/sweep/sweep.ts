@@ -9,7 +9,7 @@ import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
 import { arcGameFile, arcGamesIn, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
-import { defaultWorkers } from '../parallel/index.js';
+import { defaultWorkers, threadedGame } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
 import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET } from './budget.js';
@@ -45,6 +45,10 @@ export interface SweepOptions {
   history?: string;
   /** Stops the sweep: the game under way is dropped, the finished ones stay in the reports. */
   signal?: AbortSignal;
+  /** The step limit of the games' code, in seconds (default 10): a level whose step hangs is reported as "hang" and the sweep goes on. */
+  stepSeconds?: number;
+  /** Memory budget in GB of each job (default: 80% of what is free): worker threads get an equal share of heap. */
+  maxMemory?: number;
   /** Levels with at most this many states get every state drawn on their page (default GRAPH_VIEW_LIMIT), bigger ones a condensed view. */
   graphLimit?: number;
   /** The qualification step (tests inject a stand-in); default the real `qualify`. */
@@ -75,6 +79,17 @@ export async function loadAll(refs: readonly string[], arc: { arcGames?: string;
   return loaded;
 }
 
+/** A game's content hash, its levels' starts computed on a thread of its own for a JavaScript game (an init that never returns stops at the step limit). */
+function hashOffThread(loaded: LoadedGame, stepSeconds?: number): string | null {
+  if (loaded.game instanceof PythonGame) return contentHash(loaded);
+  const game = threadedGame(loaded.module, stepSeconds);
+  try {
+    return contentHash(loaded, game);
+  } finally {
+    game.close();
+  }
+}
+
 /** The Python game options that change results (GRAPH_BUILDER, identity, clicks...), without the machine's paths. */
 function pythonJobOptions(options: PythonGameOptions = {}): PythonJobOptions {
   const { python: _python, engine: _engine, ...rest } = options;
@@ -82,13 +97,13 @@ function pythonJobOptions(options: PythonGameOptions = {}): PythonJobOptions {
 }
 
 /** The games to sweep, loaded, and the night's plan. */
-export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
+export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels' | 'stepSeconds'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
   const refs = [...(options.games ?? (options.arcGames !== undefined ? arcGamesIn(options.arcGames) : suiteIds()))];
   if (refs.length === 0) throw new InputError(options.arcGames !== undefined ? `no ARC games in ${options.arcGames} (an environment_files tree: <id>/<version>/<id>.py)` : 'no games to sweep: the suite is empty and no --games were given');
   const loaded = await loadAll(refs, options);
   const plan = planSweep(
     // A real ARC game's levels are chained: each starts where the previous level's shortest win leads.
-    loaded.map((l, i) => ({ ref: refs[i], loaded: l, contentHash: contentHash(l), chained: options.chainLevels?.(l) ?? l.game instanceof PythonGame })),
+    loaded.map((l, i) => ({ ref: refs[i], loaded: l, contentHash: hashOffThread(l, options.stepSeconds), chained: options.chainLevels?.(l) ?? l.game instanceof PythonGame })),
     {
       budget: { ...(options.arcGames !== undefined && options.games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET), ...options.budget },
       policy: options.policy ?? 'available',
@@ -145,7 +160,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     baseline: options.baseline,
     onWarning: (message) => options.onEvent?.({ kind: 'warning', message }),
   });
-  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal };
+  const ctx: RunContext = { workers, dir: options.out, qualifier: options.qualifier ?? qualifyGame, worker: thisWorker(), signal: options.signal, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory };
   try {
     for (const [i, planned] of plan.games.entries()) {
       if (options.signal?.aborted) break;

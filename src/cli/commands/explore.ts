@@ -5,7 +5,7 @@ import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
@@ -31,6 +31,7 @@ Options:
                      reference (the ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
   --threshold P      random-win probability a level must stay below (default 1e-4)
   --within K         also the probability of winning within K actions
+${STEP_USAGE}
   --json             print one JSON object
 ${PYTHON_USAGE}
   --identity I       state (default: the frame and the game object's state, hidden state included)
@@ -76,6 +77,7 @@ function describe(r: ExploreReport): string {
     }`,
   ];
   lines.push(...pythonLines(r));
+  if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ')})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {
     lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${r.pWin.converged ? '' : ', stopped on its work budget'}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
   }
@@ -101,6 +103,7 @@ const command: Command = {
       within: { type: 'string' },
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
+      ...STEP_OPTION,
       identity: { type: 'string' },
       clicks: { type: 'string' },
       'start-actions': { type: 'string' },
@@ -146,6 +149,7 @@ const command: Command = {
         policy,
         threshold: numberOption(v, 'threshold', { min: Number.MIN_VALUE, max: 1, real: true }),
         withinK: numberOption(v, 'within', { min: 0 }),
+        stepSeconds: stepTimeoutOption(v),
         signal: stop.signal,
         onProgress: bar.update,
       });

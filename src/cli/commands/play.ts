@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ACTION_NAMES, GameAction, actionName, checkedClick, parseAction, type Action } from '../../engine/index.js';
 import type { Game } from '../../engine/index.js';
 import { InputError } from '../../errors.js';
-import { gameOf, resolveGame } from '../../explorer/index.js';
+import { resolveGame } from '../../explorer/index.js';
 import { ActionError, openSession, type FrameData, type GameSession } from '../../engine/index.js';
 import { frameDataToJson, writeRecordingLines, type RecordedFrameData } from '../../recording/index.js';
-import { numberOption, onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, stepTimeoutOption } from '../args.js';
+import { StepTimeout, threadedGame } from '../../parallel/index.js';
+import { PythonGame } from '../../python/index.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import type { Command } from '../main.js';
 import { TERM, clickCell, parseKeys, renderFrame, type KeyEvent } from '../terminal.js';
@@ -16,6 +18,8 @@ Plays a game in the terminal, in the ARC palette. <game> is a suite id or a path
 module whose default export is a game.
   --level N      start at level N (a full reset returns there)
   --record FILE  write an ARC-AGI-3-Agents style recording of the session on exit
+  --step-timeout S  a game step or render that does not return within S seconds is a hang: the
+                 session ends with the error (default 10)
 
 Keys: arrows or WASD = ACTION1..4 (up, down, left, right), space or enter = ACTION5,
 u or z = ACTION7 (undo), r = RESET, mouse click = ACTION6 on the cell (top pixel of the
@@ -34,6 +38,8 @@ ${PYTHON_USAGE}`;
 export class Player {
   readonly session: GameSession;
   readonly lines: RecordedFrameData[] = [];
+  /** The actions played, the opening RESET first. */
+  private readonly actions: Action[] = [];
   last: FrameData;
   private readonly guid = randomUUID();
 
@@ -46,8 +52,16 @@ export class Player {
   }
 
   act(action: Action): FrameData {
-    this.last = this.session.act(action);
+    try {
+      this.last = this.session.act(action);
+    } catch (err) {
+      if (!(err instanceof StepTimeout)) throw err;
+      // Name where it hung: the actions of this session (RESETs included), the last one the step.
+      const actions = [...this.actions, action].slice(1).map(actionName);
+      throw new StepTimeout(`${this.game.id} level ${this.session.currentLevel} hung after ${actions.length} actions of this session [${actions.join(', ')}]: ${err.message}`);
+    }
     this.lines.push(frameDataToJson(this.last, this.guid));
+    this.actions.push(action);
     return this.last;
   }
 
@@ -222,13 +236,15 @@ const clamp = (v: number): number => Math.max(0, Math.min(63, v));
 const command: Command = {
   summary: 'play a game in the terminal, in colour (keys, mouse, or a script on stdin)',
   async run(argv) {
-    const p = parse(argv, { level: { type: 'string' }, record: { type: 'string' }, ...PYTHON_OPTIONS }, 'play');
+    const p = parse(argv, { level: { type: 'string' }, record: { type: 'string' }, ...PYTHON_OPTIONS, ...STEP_OPTION }, 'play');
     if (p.help) {
       console.log(USAGE);
       return 0;
     }
+    const stepSeconds = stepTimeoutOption(p.values);
     const resolved = await resolveGame(onePositional(p, 'game', 'play'), pythonOptions(p.values));
-    const game = gameOf(resolved);
+    // A JavaScript game runs on its own thread: a step that never returns is stopped at the limit.
+    const game = resolved instanceof PythonGame ? resolved : threadedGame(resolved.module, stepSeconds);
     const level = numberOption(p.values, 'level', { min: 1, max: game.levels }) ?? 1;
     const record = outputFileOption(p.values, 'record');
     const player = new Player(game, level);

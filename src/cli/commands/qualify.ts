@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
-import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
+import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { resolveGame } from '../../explorer/index.js';
 import type { Command } from '../main.js';
@@ -25,6 +25,9 @@ Options:
   --out DIR          folder for the reproductions (default: a new folder under the OS temp dir)
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)
   --step-limit MS    a step slower than this is a finding (default 1000)
+  --max-memory GB    memory for the worker threads together: a game that allocates past its
+                     thread's share is a finding (default: 80% of what is free)
+${STEP_USAGE}
   --json             print one JSON object
 ${PYTHON_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the regimes stop, findings so far are reported (JSON:
@@ -93,6 +96,8 @@ const command: Command = {
       'step-limit': { type: 'string' },
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
+      ...STEP_OPTION,
+      'max-memory': { type: 'string' },
     }, 'qualify');
     if (p.help) {
       console.log(USAGE);
@@ -116,6 +121,8 @@ const command: Command = {
         out,
         policy,
         stepLimitMs: numberOption(v, 'step-limit', { min: 1 }),
+        hangSeconds: stepTimeoutOption(v),
+        maxMemory: numberOption(v, 'max-memory', { min: 0.001, real: true }),
         signal: stop.signal,
         onProgress: shown.update,
       });

@@ -1,7 +1,7 @@
 import { resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, workersOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
@@ -19,11 +19,16 @@ Options:
                          (the ARC-AGI-3-Agents random agent: uniform over ACTION1..ACTION7)
   --max-attempt-steps N  cut an attempt off after N steps (counted as a win for the upper bound)
   --threshold P          verdict threshold (default 1e-4)
+  --max-memory GB        memory for the worker threads together: a game that allocates past its
+                         thread's share is stopped as out of memory (default: 80% of what is free)
+  --step-timeout S       a game step that does not return within S seconds is a hang: the play
+                         stops with the actions that reproduce it (default 10)
   --json                 print one JSON object
 ${PYTHON_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the attempts finished so far are counted and the result says
 it is partial (JSON: "interrupted": true); a second one quits at once.
-Exit codes: 0 done, 1 the verdict is fail on a non-tutorial level, 2 bad input, 130 interrupted.`;
+Exit codes: 0 done, 1 the verdict is fail on a non-tutorial level or the game crashed or hung,
+2 bad input, 130 interrupted.`;
 
 function describe(r: RandomResult, interrupted: boolean): string {
   const rows = [
@@ -53,6 +58,8 @@ const command: Command = {
       threshold: { type: 'string' },
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
+      ...STEP_OPTION,
+      'max-memory': { type: 'string' },
     }, 'random');
     if (p.help) {
       console.log(USAGE);
@@ -72,6 +79,8 @@ const command: Command = {
         policy,
         maxAttemptSteps: numberOption(v, 'max-attempt-steps', { min: 1 }),
         threshold: numberOption(v, 'threshold', { min: 0, max: 1, real: true }),
+        stepSeconds: stepTimeoutOption(v),
+        maxMemory: numberOption(v, 'max-memory', { min: 0.001, real: true }),
         signal: stop.signal,
       });
       const interrupted = stop.interrupted;

@@ -1,11 +1,12 @@
 import { InputError } from '../../errors.js';
 import { gameOf as theGame, resolveGame } from '../../explorer/index.js';
-import type { PythonGame, PythonGameOptions } from '../../python/index.js';
+import { PythonGame, type PythonGameOptions } from '../../python/index.js';
 import type { LoadedGame } from '../../suite/index.js';
 import { readRecording, type Recording } from '../../recording/index.js';
 import { replayRecording } from '../../recording/index.js';
 import { writeRecordingLines } from '../../recording/index.js';
-import { onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions } from '../args.js';
+import { onePositional, outputFileOption, parse, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption } from '../args.js';
+import { threadedGame } from '../../parallel/index.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph replay <recording.jsonl> [--game <id-or-module>] [--out FILE] [--json]
@@ -17,8 +18,9 @@ checking state, levels_completed and frames, and names the first step that diver
   --out FILE  write the replay as an ARC-AGI-3-Agents style recording
   --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
 A real ARC game is replayed with the engine's own perform_action (RESET rules, level progression).
+${STEP_USAGE}
 ${PYTHON_USAGE}
-Exit codes: 0 reproduced, 1 diverged, 2 bad input.`;
+Exit codes: 0 reproduced, 1 diverged (a step that hangs is stopped at the limit and diverges), 2 bad input.`;
 
 /** The suite id of a recorded game_id: `ls20-fa137e247ce6` -> `ls20`. */
 export const suiteId = (gameId: string): string => gameId.split('-')[0];
@@ -40,7 +42,7 @@ async function gameOf(recording: Recording, ref: string | undefined, python: Pyt
 const command: Command = {
   summary: 'replay a recording (either style), verify it step by step, name the first divergence',
   async run(argv) {
-    const p = parse(argv, { game: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, ...PYTHON_OPTIONS }, 'replay');
+    const p = parse(argv, { game: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, ...PYTHON_OPTIONS, ...STEP_OPTION }, 'replay');
     if (p.help) {
       console.log(USAGE);
       return 0;
@@ -48,9 +50,12 @@ const command: Command = {
     const file = onePositional(p, 'recording file', 'replay');
     const out = outputFileOption(p.values, 'out');
     const recording = readRecording(file);
+    const stepSeconds = stepTimeoutOption(p.values);
     const resolved = await gameOf(recording, p.values.game as string | undefined, pythonOptions(p.values));
-    const game = theGame(resolved);
+    // A JavaScript game runs on its own thread: a step that never returns is stopped at the limit.
+    const game = resolved instanceof PythonGame ? resolved : threadedGame(resolved.module, stepSeconds);
     const result = replayRecording(game, recording);
+    if (!(resolved instanceof PythonGame)) (game as ReturnType<typeof threadedGame>).close();
     if (out !== undefined) writeRecordingLines(out, result.lines);
     if (p.values.json) {
       const { steps, outcome, reproduced, divergence } = result;

@@ -11,7 +11,7 @@ import { parseRedisUrl, queueSweep, type QueueSweepEvent } from '../../queue/ind
 import { defaultWorkers } from '../../parallel/index.js';
 import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
-import { outputDirOption, parse, PYTHON_OPTIONS, pythonOptions, workersOption } from '../args.js';
+import { numberOption, outputDirOption, parse, PYTHON_OPTIONS, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph sweep [options]
@@ -36,6 +36,12 @@ Options:
                        step counts, random steps that settle a level the graph leaves
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
   --workers K          worker threads (default: all cores; with --queue each worker's own)
+  --max-memory GB      memory budget of each level's exploration; worker threads get an equal share
+                       of it as heap, and a game that allocates past it is "out of memory" (default:
+                       80% of what is free)
+  --step-timeout S     a game step or render that does not return within S seconds is a hang:
+                       the level is reported as "hang" with the actions that reproduce it, and
+                       the sweep goes on with the next level and game (default 10)
   --out DIR            report folder (default: reports/<start time>)
   --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
                        this Redis (BullMQ) instead of here; this process plans, collects and
@@ -75,6 +81,8 @@ const command: Command = {
       'no-history': { type: 'boolean' },
       json: { type: 'boolean' },
       ...PYTHON_OPTIONS,
+      ...STEP_OPTION,
+      'max-memory': { type: 'string' },
     }, 'sweep');
     if (p.help) {
       console.log(USAGE);
@@ -86,6 +94,8 @@ const command: Command = {
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
     if (games?.length === 0) throw new InputError('--games needs at least one game');
     const python = pythonOptions(v);
+    const stepSeconds = stepTimeoutOption(v);
+    const maxMemory = numberOption(v, 'max-memory', { min: 0.001, real: true });
     const arcGames = python.arcGames;
     const base = arcGames !== undefined && games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET;
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
@@ -136,7 +146,7 @@ const command: Command = {
       try {
         report = target
           ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python })
-          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python });
+          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, stepSeconds, maxMemory, ...(arcGames !== undefined && { arcGames }), python });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
         if (!outExisted) rmEmptyDir(out);

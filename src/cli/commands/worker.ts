@@ -2,7 +2,7 @@ import { InputError } from '../../errors.js';
 import { defaultWorkers } from '../../parallel/index.js';
 import { DEFAULT_LOCK_SECONDS, parseRedisUrl, probe, startWorker, type WorkerEvent } from '../../queue/index.js';
 import type { Command } from '../main.js';
-import { numberOption, outputDirOption, parse, workersOption } from '../args.js';
+import { numberOption, outputDirOption, parse, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph worker --queue redis://HOST:PORT[/DB] [options]
@@ -23,6 +23,9 @@ Options:
                        gives each job, right when the folder is mounted at the same path)
   --lock-seconds S     a job whose worker stops renewing its lock for this long (killed, or its
                        machine gone) goes back to the queue for another worker (default ${DEFAULT_LOCK_SECONDS})
+  --step-timeout S     a game step or render that does not return within S seconds is a hang: the
+                       level is reported as "hang" (default 10)
+  --max-memory GB      memory budget of each job; worker threads get an equal share of heap
   --python PATH        the Python interpreter of real ARC games on this machine (default python3,
                        or ARCGRAPH_PYTHON)
   --json               at the end, print what this worker did as one JSON object
@@ -57,6 +60,8 @@ const command: Command = {
       concurrency: { type: 'string' },
       out: { type: 'string' },
       'lock-seconds': { type: 'string' },
+      'max-memory': { type: 'string' },
+      ...STEP_OPTION,
       python: { type: 'string' },
       json: { type: 'boolean' },
     }, 'worker');
@@ -72,6 +77,8 @@ const command: Command = {
     const concurrency = numberOption(v, 'concurrency', { min: 1, max: 64 }) ?? 1;
     const lockSeconds = numberOption(v, 'lock-seconds', { min: 1, max: 3600, real: true }) ?? DEFAULT_LOCK_SECONDS;
     const out = outputDirOption(v, 'out');
+    const stepSeconds = stepTimeoutOption(v);
+    const maxMemory = numberOption(v, 'max-memory', { min: 0.001, real: true });
     await probe(target);
 
     const json = v.json === true;
@@ -82,6 +89,8 @@ const command: Command = {
       concurrency,
       out,
       lockSeconds,
+      stepSeconds,
+      maxMemory,
       ...(typeof v.python === 'string' && { python: { python: v.python } }),
       onEvent: (event) => {
         const text = line(event);

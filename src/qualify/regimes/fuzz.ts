@@ -4,7 +4,8 @@
  * level (actions and frames a second, the slowest steps and the actions that reproduce each).
  */
 import { actionCode, actionFromCode, actionName, sameBytes, type Action, type Check, type Game } from '../../engine/index.js';
-import { OrderedRunner, workerPool } from '../../parallel/index.js';
+import { OrderedRunner, StepStalled, Watchdog, workerPool } from '../../parallel/index.js';
+import { workerHeapMb } from '../../explorer/index.js';
 import { walkActions } from '../../player/index.js';
 import { crossCheck, pythonFuzz, PythonError, PythonGame, type PyFuzzResult } from '../../python/index.js';
 import type { Profile, RegimeOutcome } from '../types.js';
@@ -23,7 +24,7 @@ export const FPS_FLOOR = 1000;
 
 export interface FuzzOutcome {
   levels: Map<number, RegimeOutcome>;
-  /** Levels where a step never returned. */
+  /** Levels where a step never returned (or ran its thread out of memory). */
   hung: Set<number>;
   steps: number;
   seconds: number;
@@ -52,7 +53,7 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
 }
 
 /** A task's result whichever side ran it, or the walk point of a step that never returned. */
-type Outcome = FuzzResult | { hung: WalkPoint };
+type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean };
 
 /** A Python task's result in the shape of the TypeScript one (its samples are checked in another process here). */
 function fromPython(game: PythonGame, r: PyFuzzResult): Outcome {
@@ -80,23 +81,12 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   const perLevel = new Map<number, { steps: number; wins: number; seconds: number; found: Set<Check>; timing: FuzzTiming; slowest: Slow[] }>(
     levels.map((l) => [l, { steps: 0, wins: 0, seconds: 0, found: new Set(), timing: { steps: 0, seconds: 0, frames: 0, slowest: [] }, slowest: [] }]),
   );
-  const pool = module && !python ? workerPool('fuzz', ctx.workers) : undefined;
+  const pool = module && !python ? workerPool('fuzz', ctx.workers, workerHeapMb(ctx.workers, options.maxMemory)) : undefined;
   const hangMs = (options.hangSeconds ?? 10) * 1000;
   const hung = new Set<number>();
-  type Watched = { task: FuzzTask; view?: Int32Array; abort?: AbortController; last: string; since: number };
-  const inflight = new OrderedRunner<Watched, Outcome>();
-  const watchdog = setInterval(() => {
-    const now = performance.now();
-    for (const f of inflight.tasks) {
-      if (!f.view || Atomics.load(f.view, 0) < 0) continue;
-      const at = `${Atomics.load(f.view, 0)}:${Atomics.load(f.view, 1)}`;
-      if (at !== f.last) {
-        f.last = at;
-        f.since = now;
-      } else if (now - f.since > hangMs) f.abort!.abort();
-    }
-  }, 100);
-  watchdog.unref();
+  // The step watchdog (src/parallel/watchdog.ts): the worker writes (walk, step) into its task's progress.
+  const watchdog = new Watchdog(hangMs / 1000);
+  const inflight = new OrderedRunner<{ task: FuzzTask }, Outcome>();
   const launch = (task: FuzzTask): void => {
     if (python) {
       const pyTask = { level: task.level, seed: task.seed, firstStream: task.firstStream, steps: task.steps, maxWalkSteps: task.maxWalkSteps, stepLimitMs: task.stepLimitMs, restepEvery: 16, crossEvery: task.crossSampleEvery, stepSeconds: Math.min(python.options.stepSeconds, hangMs / 1000) };
@@ -110,22 +100,18 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
           throw err;
         },
       );
-      return inflight.add({ task, last: '', since: 0 }, result);
+      return inflight.add({ task }, result);
     }
-    if (!pool) return inflight.add({ task, last: '', since: 0 }, runFuzz(game, task));
-    const progress = new SharedArrayBuffer(8);
-    const view = new Int32Array(progress).fill(-1);
-    const abort = new AbortController();
-    const result = pool.run({ ...task, progress }, { signal: abort.signal }).then(
-      (r: FuzzResult): Outcome => r,
+    if (!pool) return inflight.add({ task }, runFuzz(game, task));
+    const result = watchdog.runOn<FuzzResult>(pool, { ...task }).then(
+      (r): Outcome => r,
       (err: unknown): Outcome => {
-        if (!abort.signal.aborted) throw err;
-        const walk = Atomics.load(view, 0);
-        const step = Atomics.load(view, 1);
-        return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) } };
+        if (!(err instanceof StepStalled) || err.kind === 'stopped') throw err;
+        const [walk, step] = err.at;
+        return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) }, outOfMemory: err.kind === 'out-of-memory' };
       },
     );
-    inflight.add({ task, view, abort, last: '', since: performance.now() }, result);
+    inflight.add({ task }, result);
   };
   let next = 0;
   let done = 0;
@@ -145,7 +131,8 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
       if ('hung' in r) {
-        note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
+        if (r.outOfMemory) note({ check: 'out-of-memory', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
+        else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
         level.steps += r.hung.step;
         hung.add(f.task.level);
       } else {
@@ -170,7 +157,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       options.onProgress?.({ regime: 'fuzz', level: f.task.level, steps: done, total, seconds: elapsed(started) });
     }
   } finally {
-    clearInterval(watchdog);
+    if (inflight.size > 0) watchdog.stop(0);
     await inflight.settle();
     await pool?.destroy();
   }

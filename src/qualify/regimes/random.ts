@@ -1,4 +1,6 @@
 /** The two random-play regimes: no level may be won by luck (a tutorial level only warns). */
+import { parseAction } from '../../engine/index.js';
+import { GameCrash } from '../../explorer/index.js';
 import { playEpisode } from '../../player/index.js';
 import { WalkCrash } from '../../python/index.js';
 import { randomPlay } from '../../random/index.js';
@@ -17,6 +19,8 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
       seed,
       policy,
       signal: options.signal,
+      stepSeconds: options.hangSeconds,
+      maxMemory: options.maxMemory,
       onProgress: (p) => options.onProgress?.({ regime, level, steps: p.steps, total: budget, seconds: p.seconds }),
     });
     if (r.wins === 0) return { status: 'pass', steps: r.steps, wins: 0, findings: 0, seconds: elapsed(started) };
@@ -33,7 +37,13 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
       ctx.raw.push({ regime, check, level, severity: 'fail', message: check === 'slow-step' ? err.reason : `step threw: ${err.reason}`, actions: episode.actions });
       return { status: 'fail', steps: 0, findings: 1, seconds: elapsed(started) };
     }
-    // A worker's game threw: play the episodes again here to find the first that throws.
+    if (err instanceof GameCrash) {
+      // A worker's game threw, hung or ran out of memory: the episode's moves up to it came back.
+      const check = err.kind === 'hang' ? 'slow-step' : err.kind === 'out-of-memory' ? 'out-of-memory' : 'exception';
+      ctx.raw.push({ regime, check, level, severity: 'fail', message: err.kind === 'crash' ? `step threw: ${err.reason}` : err.reason, actions: err.actions.map(parseAction) });
+      return { status: 'fail', steps: 0, findings: 1, seconds: elapsed(started) };
+    }
+    // A game object's step threw on this thread: play the episodes again to find the first that throws.
     let used = 0;
     for (let index = 0; used < budget; index++) {
       const episode = playEpisode(game, level, policy, seed, index, budget - used);

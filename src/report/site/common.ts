@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import { linkFrom, SITE } from '../paths.js';
 import type { GameReport, LevelReport, SweepReport } from '../schema.js';
-import { SUMMARY_HEADERS, summaryRows } from '../summary.js';
+import { faultName, SUMMARY_HEADERS, summaryRows } from '../summary.js';
 import { esc } from './html.js';
 
 const QUALIFICATION_CLASS: Record<string, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skipped: 'skipped' };
@@ -14,7 +14,7 @@ export const gameLink = (from: string, game: string, text = game): string => `<a
 export function severity(r: SweepReport, game: GameReport, level: LevelReport): number {
   if (r.regressions.some((g) => g.game === game.game && g.level === level.level)) return 0;
   if (level.crash) return 1;
-  return { fail: 2, inconclusive: 3, pass: 4 }[level.outcome];
+  return { hang: 1, fail: 2, inconclusive: 3, pass: 4 }[level.outcome];
 }
 
 /**
@@ -62,7 +62,7 @@ export function findingsList(from: string, out: string, r: SweepReport, games: r
   levels.sort((a, b) => severity(r, a.game, a.level) - severity(r, b.game, b.level));
   for (const { game, level } of levels) {
     if (level.outcome === 'pass' && !level.crash) continue;
-    const what = level.crash ? 'CRASH' : level.outcome.toUpperCase();
+    const what = level.crash ? faultName(level.crash.kind).toUpperCase() : level.outcome.toUpperCase();
     items.push(`<li><span class="badge ${level.crash ? 'crash' : level.outcome}">${what}</span> ${levelLink(from, game.game, level.level, `${game.game} level ${level.level}`)}: ${esc(level.reasons.join('; '))}</li>`);
   }
   for (const game of games) {

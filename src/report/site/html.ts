@@ -51,7 +51,7 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid #CCCCCC; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #EEEEEE; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .pass { background: #DDF5D6; } .fail { background: #FDDCDA; } .inconclusive, .warn { background: #FFF4BF; }
-.exempt, .skipped { background: #EEEEEE; color: #666666; } .crash { background: #921231; color: #FFFFFF; } .none { color: #999999; }
+.exempt, .skipped { background: #EEEEEE; color: #666666; } .crash, .hang { background: #921231; color: #FFFFFF; } .none { color: #999999; }
 .crash a { color: #FFFFFF; }
 .badge { padding: 1px 7px; border-radius: 3px; font-size: 12px; font-weight: bold; }
 tr.regression td:last-child, .regression-text { color: #921231; font-weight: bold; }

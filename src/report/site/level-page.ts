@@ -7,7 +7,7 @@ import type { Filmstrip, LevelArtefacts } from '../artefacts.js';
 import { VIEW_KINDS } from '../graph-view.js';
 import { linkFrom, SITE } from '../paths.js';
 import type { GameReport, LevelReport, SweepReport } from '../schema.js';
-import { formatChange, formatExplored, formatProfile, formatPWin, formatPythonRun, formatShortest, formatVerdict, grouped } from '../summary.js';
+import { faultName, formatChange, formatExplored, formatProfile, formatPWin, formatPythonRun, formatShortest, formatVerdict, grouped } from '../summary.js';
 import type { TrendPoint } from '../trend.js';
 import { boundsChart, histogramChart } from './charts.js';
 import { KIND_COLOURS, KIND_LABELS } from './client.js';
@@ -98,7 +98,7 @@ export function levelPage(r: SweepReport, game: GameReport, level: LevelReport, 
   ].filter((s) => s !== '');
   const body = [
     `<nav class="pager">${pager.join(' · ')}</nav>`,
-    `<h1>${esc(name)}${level.tutorial ? ' (tutorial)' : ''} <span class="badge ${level.crash ? 'crash' : level.outcome}">${level.crash ? 'CRASH' : level.outcome.toUpperCase()}</span></h1>`,
+    `<h1>${esc(name)}${level.tutorial ? ' (tutorial)' : ''} <span class="badge ${level.crash ? 'crash' : level.outcome}">${level.crash ? faultName(level.crash.kind).toUpperCase() : level.outcome.toUpperCase()}</span></h1>`,
     level.reasons.length > 0 ? `<p class="${level.outcome}">${esc(level.reasons.join('; '))}</p>` : '',
     `<div class="row">${a?.start ? `<figure><img class="frame" src="${esc(linkFrom(from, `${dir}/${a.start}`))}" width="256" height="256" alt="${esc(`${name}: start frame`)}"><figcaption>Start frame</figcaption></figure>` : ''}${numbers(game, level)}</div>`,
     ...(a?.errors ?? []).map((e) => `<p class="fail">${esc(e)}</p>`),
@@ -110,8 +110,9 @@ export function levelPage(r: SweepReport, game: GameReport, level: LevelReport, 
   body.push(`<h2 id="dead-end">A dead end${dead?.example ? `, ${dead.example.length} actions from the start` : ''}</h2>`);
   body.push(a?.deadEnd ? `<p class="quiet">A state from which no win can be reached any more (${grouped(dead?.count ?? 0)} such states), and the shortest path into it.</p>${filmstrip(from, dir, a.deadEnd, 'dead', 'dead end')}` : '<p class="quiet">No dead end found.</p>');
   if (level.crash) {
-    body.push(`<h2 id="crash">Crash</h2><p class="crash">${esc(level.crash.reason)}</p><p>Reproduce from the reset state: <code>${esc(level.crash.actions.join(' ') || '(no actions)')}</code></p>`);
-    if (a?.crash) body.push(filmstrip(from, dir, a.crash, 'crash', 'path into the crash'));
+    const fault = faultName(level.crash.kind);
+    body.push(`<h2 id="crash">${fault[0].toUpperCase()}${fault.slice(1)}</h2><p class="crash">${esc(level.crash.reason)}</p><p>Reproduce from the reset state: <code>${esc(level.crash.actions.join(' ') || '(no actions)')}</code>${level.crash.kind === 'crash' ? '' : ' (its last action is the step that did not return; the frames stop before it)'}</p>`);
+    if (a?.crash) body.push(filmstrip(from, dir, a.crash, 'crash', `path into the ${fault}`));
   }
   body.push('<h2 id="charts">Depth and probability</h2><div class="row">');
   if (level.explore) body.push(histogramChart(level.explore.depthHistogram, `${name}: states per depth`));

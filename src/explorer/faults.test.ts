@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadGame } from '../suite/loader.js';
+import { exploreGraph, GameCrash } from './coordinator.js';
+
+const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
+
+describe('explore under the step watchdog', () => {
+  it('stops a step that never returns with the shortest path to it, and the shared pool stays usable', async () => {
+    const hang = await loadGame(fixture('hang'));
+    const started = performance.now();
+    const err = await exploreGraph(hang, { level: 1, workers: 2, stepSeconds: 0.5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GameCrash);
+    const crash = err as GameCrash;
+    expect(crash.kind).toBe('hang');
+    // 3 -> 4 -> 5, then right from 5 never returns.
+    expect(crash.actions).toEqual(['ACTION4', 'ACTION4', 'ACTION4']);
+    expect(crash.message).toMatch(/hang level 1 hung after 3 actions/);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    // The aborted thread was replaced: the same pool explores another game to the end.
+    const lights = await loadGame(fixture('lights'));
+    const { result } = await exploreGraph(lights, { level: 1, workers: 2 });
+    expect(result.fullyExplored).toBe(true);
+  }, 60_000);
+
+  it('keeps --max-seconds and an abort signal while a step is stuck', async () => {
+    const hang = await loadGame(fixture('hang'));
+    let started = performance.now();
+    const timed = await exploreGraph(hang, { level: 1, workers: 2, stepSeconds: 60, maxSeconds: 1 });
+    expect(timed.result.stopReason).toBe('max-seconds');
+    expect(timed.result.fullyExplored).toBe(false);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const abort = new AbortController();
+    started = performance.now();
+    setTimeout(() => abort.abort(), 1000);
+    const stopped = await exploreGraph(hang, { level: 1, workers: 2, stepSeconds: 60, signal: abort.signal });
+    expect(stopped.result.stopReason).toBe('interrupted');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // The stuck threads are stopped a second after the exploration gave up on them.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const lights = await loadGame(fixture('lights'));
+    const { result } = await exploreGraph(lights, { level: 1, workers: 2 });
+    expect(result.fullyExplored).toBe(true);
+  }, 60_000);
+
+  it('reports a step that throws with its path, as before', async () => {
+    const boom = await loadGame(fixture('boom'));
+    const err = (await exploreGraph(boom, { level: 1, workers: 2 }).catch((e: unknown) => e)) as GameCrash;
+    expect(err.kind).toBe('crash');
+    expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2', 'ACTION2']);
+  }, 60_000);
+
+  it('warns when a sampled transition re-encodes to other bytes, the same warning at any worker count', async () => {
+    const noncanon = await loadGame(join(__dirname, '../../test/fixtures/faults/noncanon.ts'));
+    const one = await exploreGraph(noncanon, { level: 1, workers: 1 });
+    const two = await exploreGraph(noncanon, { level: 1, workers: 2 });
+    // The root's transitions are all checked: the first one, ACTION3, shows it.
+    expect(one.result.identityWarning).toEqual({ message: expect.stringMatching(/encode is not canonical/), actions: ['ACTION3'] });
+    expect(two.result.identityWarning).toEqual(one.result.identityWarning);
+    const lights = await loadGame(fixture('lights'));
+    expect((await exploreGraph(lights, { level: 2, workers: 2 })).result.identityWarning).toBeNull();
+  }, 60_000);
+});

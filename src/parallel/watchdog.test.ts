@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../suite/loader.js';
+import { workerPool } from './pool.js';
+import { StepStalled, Watchdog } from './watchdog.js';
+
+const module = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
+/** Random walks of the hang fixture reach its endless step within a few moves; lights' never hang. */
+const walks = (game: string) => ({ module: module(game), level: 1, policy: 'available', seed: 1, first: 0, count: 50, maxAttemptSteps: 200 });
+
+describe('Watchdog', () => {
+  // One thread taking two tasks at a time: a task queued behind a stuck one dies with its thread.
+  const pool = workerPool('walk', 1, 256, 2);
+  afterAll(() => pool.destroy());
+
+  it('stops a task whose progress stands still, says where it stood, and runs the task queued on its thread again', async () => {
+    const watchdog = new Watchdog(0.5);
+    // Both games loaded on the thread first: the second task then waits on the thread behind the
+    // stuck one (not in Piscina's queue), dies with it, and must run again (without the retry it
+    // fails with "worker exited").
+    await watchdog.runOn(pool, walks('lights'));
+    await watchdog.runOn(pool, { ...walks('hang'), count: 0 });
+    const started = performance.now();
+    const stuck = watchdog.runOn(pool, walks('hang')).catch((e: unknown) => e);
+    const behind = watchdog.runOn<{ steps: Uint32Array }>(pool, walks('lights'));
+    const err = await stuck;
+    expect(err).toBeInstanceOf(StepStalled);
+    expect((err as StepStalled).kind).toBe('hang');
+    // [episode offset, its step]: episode 0 hangs on its 9th move (see the fault table's random row).
+    expect([...(err as StepStalled).at.slice(0, 2)]).toEqual([0, 9]);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect((await behind).steps.length).toBe(50);
+    expect(watchdog.size).toBe(0);
+  }, 30_000);
+
+  it('stops every running task when the caller stops waiting, and leaves the pool usable', async () => {
+    const watchdog = new Watchdog(60);
+    const stuck = watchdog.runOn(pool, walks('hang')).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    watchdog.stop(0);
+    const err = (await stuck) as StepStalled;
+    expect(err.kind).toBe('stopped');
+    const again = await new Watchdog(5).runOn<{ steps: Uint32Array }>(pool, walks('lights'));
+    expect(again.steps.length).toBe(50);
+  }, 30_000);
+});

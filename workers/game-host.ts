@@ -1,0 +1,45 @@
+/** Worker thread of a threaded game (src/parallel/threaded-game.ts): holds the game and its states, answers one call at a time. */
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { loadGameModule } from '../src/suite/index.js';
+import type { HostReply, HostRequest, RemoteState } from '../src/parallel/threaded-game.js';
+
+const { module, flag, port } = workerData as { module: string; flag: Int32Array; port: MessagePort };
+const states: unknown[] = [];
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+function answer(reply: HostReply): void {
+  port.postMessage(reply);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+
+const loading = loadGameModule(module);
+loading.catch(() => undefined);
+
+port.on('message', async (req: HostRequest) => {
+  try {
+    const game = await loading;
+    /** Keeps a state here and returns its handle with its status and bytes (or what computing them threw). */
+    const keep = (state: unknown): RemoteState => {
+      states.push(state);
+      const h = states.length - 1;
+      try {
+        return { h, status: game.status(state), bytes: game.encode(state) };
+      } catch (err) {
+        return { h, error: message(err) };
+      }
+    };
+    let value: unknown;
+    if (req.op === 'hello') {
+      const { id, title, levels, tutorialLevels, actions, baselineActions } = game;
+      value = { id, title, levels, tutorialLevels, actions, ...(baselineActions && { baselineActions }), clickTargets: typeof game.clickTargets === 'function' };
+    } else if (req.op === 'init') value = keep(game.init(req.level));
+    else if (req.op === 'step') value = keep(game.step(states[req.h], req.action));
+    else if (req.op === 'decode') value = keep(game.decode(req.bytes));
+    else if (req.op === 'render') value = game.render(states[req.h]);
+    else value = game.clickTargets!(states[req.h]);
+    answer({ value });
+  } catch (err) {
+    answer({ error: message(err) });
+  }
+});
