@@ -73,7 +73,7 @@ export interface RunningWorker {
 class Games {
   private readonly loaded = new Map<string, Promise<{ loaded: LoadedGame; hash: string | null }>>();
 
-  constructor(private readonly python: PythonSettings = {}) {}
+  constructor(private readonly python: PythonSettings & { stepSeconds?: number } = {}) {}
 
   private load(job: PlannedJob): Promise<LoadedGame> {
     if (!arcGameFile(job.source)) return loadGame(job.source);
@@ -107,7 +107,8 @@ class Games {
 
 export function startWorker(options: WorkerOptions): RunningWorker {
   const name = thisWorker();
-  const games = new Games(options.python);
+  // this worker's --step-timeout is a Python game's step alarm too (else the night's, from the job)
+  const games = new Games({ ...(options.stepSeconds !== undefined && { stepSeconds: options.stepSeconds }), ...options.python });
   const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0 };
   const returning = new AbortController();
   const emit = (event: WorkerEvent): void => options.onEvent?.(event);
