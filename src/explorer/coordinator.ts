@@ -1,3 +1,9 @@
+/**
+ * The explorer's coordinator: hands frontier batches to the expander under the step watchdog, merges
+ * them in queue order, enforces limits, memory and deadlines, and turns the store into the result.
+ * (Past 300 lines: one loop whose state, limits and stop reasons are read together; the merge, the
+ * table, the store and the memory budget live in modules of their own.)
+ */
 import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
 import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../parallel/index.js';

@@ -1,4 +1,9 @@
-/** The expand kernel: one batch of frontier states stepped through every action, successors fingerprinted and packed in typed arrays. */
+/**
+ * The expand kernel: one batch of frontier states stepped through every action, successors
+ * fingerprinted and packed in typed arrays. (Past 300 lines: the hot loop, its records, the claims
+ * and the identity sample share the batch's typed arrays and stay in one module so the loop's
+ * calls stay monomorphic and inlined.)
+ */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
