@@ -1,17 +1,15 @@
 /** Worker thread of a threaded game (src/parallel/threaded-game.ts): holds the game and its states, answers one call at a time. */
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { loadGameModule } from '../src/suite/index.js';
+import { answerSync, type SyncChannel } from '../src/parallel/sync-worker.js';
 import type { HostReply, HostRequest, RemoteState } from '../src/parallel/threaded-game.js';
 
-const { module, flag, port } = workerData as { module: string; flag: Int32Array; port: MessagePort };
+const channel = workerData as SyncChannel & { module: string };
+const { module, port } = channel;
 const states: unknown[] = [];
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-function answer(reply: HostReply): void {
-  port.postMessage(reply);
-  Atomics.store(flag, 0, 1);
-  Atomics.notify(flag, 0);
-}
+const answer = (reply: HostReply): void => answerSync(channel, reply);
 
 const loading = loadGameModule(module);
 loading.catch(() => undefined);

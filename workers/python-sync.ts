@@ -1,9 +1,11 @@
 /** Worker thread of a synchronous Python host (src/python/sync.ts): owns the process, answers one request at a time. */
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { answerSync, type SyncChannel } from '../src/parallel/sync-worker.js';
 import { PythonError, PythonProcess, type HostCommand } from '../src/python/process.js';
-import type { SyncReply } from '../src/python/sync.js';
+import type { SyncReply, SyncRequest } from '../src/python/sync.js';
 
-const { command, flag, port } = workerData as { command: HostCommand; flag: Int32Array; port: MessagePort };
+const channel = workerData as SyncChannel & { command: HostCommand };
+const { command, port } = channel;
 let proc: PythonProcess | undefined;
 
 /** The running process, started again after a death or a timeout. */
@@ -12,13 +14,9 @@ function host(): PythonProcess {
   return proc;
 }
 
-function answer(reply: SyncReply): void {
-  port.postMessage(reply);
-  Atomics.store(flag, 0, 1);
-  Atomics.notify(flag, 0);
-}
+const answer = (reply: SyncReply): void => answerSync(channel, reply);
 
-port.on('message', async (req: { header: Record<string, unknown>; blobs: Uint8Array[]; timeoutMs: number }) => {
+port.on('message', async (req: SyncRequest) => {
   if (req.header.op === '$close') {
     proc?.close();
     port.close();

@@ -2,4 +2,5 @@
 export * from './pool.js';
 export * from './ordered.js';
 export * from './watchdog.js';
+export * from './sync-worker.js';
 export * from './threaded-game.js';

@@ -7,9 +7,9 @@
  * canonical bytes, fetched with the step (a render is asked for when wanted).
  */
 import { join } from 'node:path';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Action, ClickTarget, Frame, Game, Status } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../suite/index.js';
+import { SyncWorker } from './sync-worker.js';
 import { DEFAULT_STEP_SECONDS } from './watchdog.js';
 
 const WORKER = join(PACKAGE_ROOT, 'dist', 'workers', 'game-host.js');
@@ -38,39 +38,30 @@ export type HostReply = { value: unknown } | { error: string };
 export class StepTimeout extends Error {}
 
 class GameThread {
-  private readonly worker: Worker;
-  private readonly port: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly thread: SyncWorker<HostRequest, HostReply>;
   private dead: string | undefined;
 
   constructor(
     module: string,
     private readonly limitMs: number,
   ) {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    this.worker = new Worker(WORKER, { workerData: { module, flag: this.flag, port: port2 }, transferList: [port2] });
-    this.worker.unref();
+    this.thread = new SyncWorker(WORKER, { module });
   }
 
   call(request: HostRequest, what: string): unknown {
     if (this.dead) throw new StepTimeout(this.dead);
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(request);
-    const waited = Atomics.wait(this.flag, 0, 0, this.limitMs);
-    const got = receiveMessageOnPort(this.port);
-    if (waited === 'timed-out' && !got) {
+    const reply = this.thread.request(request, this.limitMs);
+    if (!reply) {
       this.dead = `${what} did not return within ${this.limitMs / 1000} s: its thread was stopped`;
-      void this.worker.terminate();
+      this.thread.terminate();
       throw new StepTimeout(this.dead);
     }
-    const reply = got!.message as HostReply;
     if ('error' in reply) throw new Error(reply.error);
     return reply.value;
   }
 
   close(): void {
-    void this.worker.terminate();
+    this.thread.terminate();
   }
 }
 

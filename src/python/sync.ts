@@ -5,7 +5,7 @@
  * stop a child process whose request timed out, which a game that hangs needs).
  */
 import { join } from 'node:path';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { SyncWorker } from '../parallel/index.js';
 import { PACKAGE_ROOT } from '../suite/index.js';
 import type { HostCommand } from './process.js';
 import { PythonError } from './process.js';
@@ -16,16 +16,18 @@ export type SyncReply = { message: Message } | { error: { kind: string; message:
 
 const WORKER = join(PACKAGE_ROOT, 'dist', 'workers', 'python-sync.js');
 
+/** A request to the worker: a message for the process, or `$hello` / `$close` for the worker itself. */
+export interface SyncRequest {
+  header: Record<string, unknown>;
+  blobs: readonly Uint8Array[];
+  timeoutMs: number;
+}
+
 export class SyncHost {
-  private readonly worker: Worker;
-  private readonly port: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly thread: SyncWorker<SyncRequest, SyncReply>;
 
   constructor(command: HostCommand) {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    this.worker = new Worker(WORKER, { workerData: { command, flag: this.flag, port: port2 }, transferList: [port2] });
-    this.worker.unref();
+    this.thread = new SyncWorker(WORKER, { command });
   }
 
   /** The host's hello (the game's metadata), or its load error. */
@@ -35,19 +37,15 @@ export class SyncHost {
 
   /** One request, answered before it returns; throws PythonError. */
   call(header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number): Message {
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage({ header, blobs, timeoutMs });
     // The worker enforces timeoutMs (and kills the process); this wait only guards against a dead worker.
-    const waited = Atomics.wait(this.flag, 0, 0, timeoutMs > 0 ? timeoutMs + 10_000 : undefined);
-    const got = receiveMessageOnPort(this.port);
-    if (waited === 'timed-out' || !got) throw new PythonError('timeout', `the Python process did not answer '${String(header.op)}' in time`);
-    const reply = got.message as SyncReply;
+    const reply = this.thread.request({ header, blobs, timeoutMs }, timeoutMs > 0 ? timeoutMs + 10_000 : undefined);
+    if (!reply) throw new PythonError('timeout', `the Python process did not answer '${String(header.op)}' in time`);
     if ('error' in reply) throw new PythonError(reply.error.kind, reply.error.message, reply.error.detail);
     return reply.message;
   }
 
   close(): void {
-    this.port.postMessage({ header: { op: '$close' }, blobs: [], timeoutMs: 0 });
-    this.port.close();
+    this.thread.post({ header: { op: '$close' }, blobs: [], timeoutMs: 0 });
+    this.thread.close();
   }
 }
