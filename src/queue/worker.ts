@@ -11,7 +11,7 @@ import { Job, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJ
 import { prepareOutputDir } from '../files.js';
 import { arcGameFile, openPythonGame, PythonGame, type PythonSettings } from '../python/index.js';
 import { loadGame, type LoadedGame } from '../suite/index.js';
-import { contentHash, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
+import { hashOffThread, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
 import { connection, PREFIX, WORK_QUEUE } from './connection.js';
 import type { WorkData } from './flow.js';
 import type { RedisTarget } from './url.js';
@@ -86,7 +86,7 @@ class Games {
     const key = `${job.source}\n${JSON.stringify(job.settings.python ?? null)}`;
     let entry = this.loaded.get(key);
     if (!entry) {
-      entry = this.load(job).then((loaded) => ({ loaded, hash: contentHash(loaded) }));
+      entry = this.load(job).then((loaded) => ({ loaded, hash: hashOffThread(loaded, this.python.stepSeconds) }));
       this.loaded.set(key, entry);
       entry.catch(() => this.loaded.delete(key));
     }

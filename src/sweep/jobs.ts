@@ -118,14 +118,14 @@ function needed<T extends JobResult>(job: PlannedJob, inputs: ReadonlyMap<string
  * on a thread of its own, so a step or render that never returns stops at the step limit instead
  * of freezing the sweep; a real ARC game already runs in its own processes.
  */
-function offThread(loaded: LoadedGame, ctx: RunContext): { game: Game; close(): void } {
+export function offThread(loaded: LoadedGame, stepSeconds?: number): { game: Game; close(): void } {
   if (loaded.game instanceof PythonGame) return { game: loaded.game, close: () => undefined };
-  const game = threadedGame(loaded.module, ctx.stepSeconds);
+  const game = threadedGame(loaded.module, stepSeconds);
   return { game, close: () => game.close() };
 }
 
 async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number): Promise<ExploreJobResult> {
-  const here = offThread(loaded, ctx);
+  const here = offThread(loaded, ctx.stepSeconds);
   try {
     return await exploreLevelJob(job, loaded, here.game, ctx, started);
   } finally {

@@ -9,13 +9,13 @@ import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
 import { arcGameFile, arcGamesIn, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
-import { defaultWorkers, threadedGame } from '../parallel/index.js';
+import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
 import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET } from './budget.js';
 import { contentHash } from './hashes.js';
 import { gameReport, levelReport, type JobOutcome } from './collect.js';
-import { JobInterrupted, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
+import { JobInterrupted, offThread, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
 import { Night, VERSION } from './night.js';
 import { planSweep, type PlannedGame, type PythonJobOptions, type SweepPlan } from './plan.js';
 import { qualifyGame, type Qualifier } from './qualification.js';
@@ -79,14 +79,13 @@ export async function loadAll(refs: readonly string[], arc: { arcGames?: string;
   return loaded;
 }
 
-/** A game's content hash, its levels' starts computed on a thread of its own for a JavaScript game (an init that never returns stops at the step limit). */
-function hashOffThread(loaded: LoadedGame, stepSeconds?: number): string | null {
-  if (loaded.game instanceof PythonGame) return contentHash(loaded);
-  const game = threadedGame(loaded.module, stepSeconds);
+/** A game's content hash, its levels' starts computed off this thread (an init that never returns stops at the step limit). */
+export function hashOffThread(loaded: LoadedGame, stepSeconds?: number): string | null {
+  const here = offThread(loaded, stepSeconds);
   try {
-    return contentHash(loaded, game);
+    return contentHash(loaded, here.game);
   } finally {
-    game.close();
+    here.close();
   }
 }
 
