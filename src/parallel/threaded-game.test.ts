@@ -38,12 +38,12 @@ describe('threadedGame', () => {
     expect(() => boom.step(s, a2)).toThrow(/boom: counter overflow/);
     boom.close();
 
-    const hang = threadedGame((await loadGame(fixture('hang'))).module, 0.5);
+    const hang = threadedGame((await loadGame(fixture('hang'))).module, 2);
     const five = hang.step(hang.step(hang.init(1), RIGHT), RIGHT);
     const started = performance.now();
     expect(() => hang.step(five, RIGHT)).toThrow(StepTimeout);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     // The thread is gone: every later call says why at once.
-    expect(() => hang.init(1)).toThrow(/did not return within 0.5 s/);
+    expect(() => hang.init(1)).toThrow(/did not return within 2 s/);
   }, 30_000);
 });

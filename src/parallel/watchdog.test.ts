@@ -14,7 +14,7 @@ describe('Watchdog', () => {
   afterAll(() => pool.destroy());
 
   it('stops a task whose progress stands still, says where it stood, and runs the task queued on its thread again', async () => {
-    const watchdog = new Watchdog(0.5);
+    const watchdog = new Watchdog(3);
     // Both games loaded on the thread first: the second task then waits on the thread behind the
     // stuck one (not in Piscina's queue), dies with it, and must run again (without the retry it
     // fails with "worker exited").

@@ -17,7 +17,7 @@ import { tempFolders } from '../support/temp.js';
 const fixture = (name: string): string => join(PACKAGE_ROOT, 'dist/test/fixtures', `${name}.js`);
 const tempDir = tempFolders('arcgraph-faults-');
 /** Short limits keep the table quick: a step stands still 2 s at most, a worker's heap is a share of 1 GB. */
-const LIMITS = ['--step-timeout', '2', '--max-memory', '1'];
+const LIMITS = ['--step-timeout', '3', '--max-memory', '1'];
 
 type Json = Record<string, any>;
 interface Expect {
@@ -47,9 +47,9 @@ const CASES: Case[] = [
   {
     fixture: 'hang',
     fault: 'a step that never returns',
-    explore: { code: 1, stderr: /^arcgraph explore: hang level 1 hung after 3 actions from reset \[ACTION4, ACTION4, ACTION4\]: .*did not return within 2 s/ },
+    explore: { code: 1, stderr: /^arcgraph explore: hang level 1 hung after 3 actions from reset \[ACTION4, ACTION4, ACTION4\]: .*did not return within 3 s/ },
     // The episode's moves with their cycles cut (played again on a thread of their own).
-    random: { code: 1, stderr: /^arcgraph random: hang level 1 hung after 3 actions from reset \[ACTION4, ACTION4, ACTION4\]: .*did not return within 2 s.*random episode \d+/ },
+    random: { code: 1, stderr: /^arcgraph random: hang level 1 hung after 3 actions from reset \[ACTION4, ACTION4, ACTION4\]: .*did not return within 3 s.*random episode \d+/ },
     qualify: { code: 1, checks: ['slow-step'], actions: 3 },
     sweep: (level) => {
       expect(level.outcome).toBe('hang');
@@ -260,7 +260,7 @@ describe('the fault table: sweeps with each fault game between two good ones', (
       const md = readFileSync(join(out, 'report.md'), 'utf8');
       if (hung) {
         // report.md and the level's page show the hang with its reproduction.
-        expect(md).toMatch(/Level 1 hang: .*did not return within 2 s.*Reproduce from the reset state: `ACTION4 ACTION4 ACTION4`/);
+        expect(md).toMatch(/Level 1 hang: .*did not return within 3 s.*Reproduce from the reset state: `ACTION4 ACTION4 ACTION4`/);
         const page = readFileSync(join(out, 'games', 'hang', 'level-1.html'), 'utf8');
         expect(page).toMatch(/<span class="badge crash">HANG<\/span>/);
         expect(page).toMatch(/<h2 id="crash">Hang<\/h2>.*<code>ACTION4 ACTION4 ACTION4<\/code>/s);
@@ -291,15 +291,15 @@ describe('a stuck step: time limits and Ctrl-C still work; replay and play stop 
 
   it.concurrent('replay of a hang reproduction diverges at the step that hung; play ends there with the actions', async () => {
     const out = tempDir();
-    const q = await run(['qualify', fixture('hang'), '--workers', '1', '--steps-scale', '0.001', '--step-timeout', '1', '--out', out, '--json']);
+    const q = await run(['qualify', fixture('hang'), '--workers', '1', '--steps-scale', '0.001', '--step-timeout', '3', '--out', out, '--json']);
     const finding = (JSON.parse(q.stdout).findings as Json[]).find((f) => f.check === 'slow-step')!;
-    const replayed = await timed(['replay', finding.reproduction, '--game', fixture('hang'), '--step-timeout', '1', '--json']);
+    const replayed = await timed(['replay', finding.reproduction, '--game', fixture('hang'), '--step-timeout', '3', '--json']);
     expect(replayed.r.code, replayed.r.stderr).toBe(1);
-    expect(JSON.parse(replayed.r.stdout).divergence.message).toMatch(/did not return within 1 s/);
+    expect(JSON.parse(replayed.r.stdout).divergence.message).toMatch(/did not return within 3 s/);
     expect(replayed.seconds).toBeLessThan(10);
-    const played = spawnSync(process.execPath, [CLI, 'play', fixture('hang'), '--step-timeout', '1', '--record', join(out, 'session.jsonl')], { input: 'ACTION4\nACTION4\nACTION4\nquit\n', encoding: 'utf8', timeout: 30_000 });
+    const played = spawnSync(process.execPath, [CLI, 'play', fixture('hang'), '--step-timeout', '3', '--record', join(out, 'session.jsonl')], { input: 'ACTION4\nACTION4\nACTION4\nquit\n', encoding: 'utf8', timeout: 30_000 });
     expect(played.status, played.stderr).toBe(1);
-    expect(played.stderr.trimEnd()).toMatch(/^arcgraph play: hang level 1 hung after 3 actions of this session \[ACTION4, ACTION4, ACTION4\]: a step did not return within 1 s/);
+    expect(played.stderr.trimEnd()).toMatch(/^arcgraph play: hang level 1 hung after 3 actions of this session \[ACTION4, ACTION4, ACTION4\]: a step did not return within 3 s/);
     // No partial recording.
     expect(existsSync(join(out, 'session.jsonl'))).toBe(false);
   }, 60_000);
