@@ -33,7 +33,8 @@ if (values.help) {
   --quick   small budgets, 3 repetitions (a smoke test that runs in under a minute)
   --level   the level the explorer and walk benchmarks run on (default bx19:2)
   --huge N  also explore N states once with all workers, and print its peak memory
-  --only python  only the Python bridge benchmark (real ARC games against the single-process loop)`);
+  --only python    only the Python bridge benchmark (real ARC games against the single-process loop)
+  --only explorer  only the explorer against the raw loop and its parallel ceiling`);
   process.exit(0);
 }
 
@@ -84,6 +85,39 @@ function pythonRows(benches: PythonBench[]): string[][] {
   return rows;
 }
 
+/** The explorer's ratios are medians of ratios taken within a round (see ExplorerBench.paired). */
+function explorerScaling(e: ExplorerBench, k: number): number | null {
+  return e.paired.vsOneWorker.find((w) => w.workers === k)?.ratio.median ?? null;
+}
+/** What k threads of the raw loop gain over one on this machine: the most k workers could. */
+function explorerCeilingGain(e: ExplorerBench, k: number): number | null {
+  return e.ceiling.find((c) => c.threads === k)?.vsOneThread.median ?? null;
+}
+/** The explorer's gain from k workers as a share of the ceiling's gain from k threads. */
+function explorerShareOfCeiling(e: ExplorerBench, k: number): number | null {
+  const gain = explorerScaling(e, k);
+  const ceiling = explorerCeilingGain(e, k);
+  return gain !== null && ceiling !== null ? gain / ceiling : null;
+}
+
+function explorerRows(explorer: ExplorerBench): string[][] {
+  const rows: string[][] = [];
+  rows.push([`raw step loop ${explorer.game}:${explorer.level}, ${fmt(explorer.maxNodes)} states (1 thread of its own)`, `${fmt(explorer.raw.median)} transitions/s`, 'baseline']);
+  for (const c of explorer.ceiling.slice(1)) {
+    rows.push([`parallel ceiling: raw loop in ${c.threads} threads at once`, `${fmt(c.transitions.median)} transitions/s`, `${c.vsOneThread.median.toFixed(2)}x 1 thread`]);
+  }
+  if (missing.length > 0) rows.push([`(this machine has ${all} cores: no ${missing.join(' or ')}-worker rows)`, '', '']);
+  rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} states)`, `${fmt(explorer.naive.median)} transitions/s`, '']);
+  for (const [i, w] of explorer.workers.entries()) {
+    const vsOne = explorer.paired.vsOneWorker[i].ratio;
+    const share = w.workers > 1 ? `, ${(100 * explorerShareOfCeiling(explorer, w.workers)!).toFixed(0)}% of the ceiling's ${explorerCeilingGain(explorer, w.workers)!.toFixed(2)}x` : '';
+    rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.median.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${fmtRange(vsOne.runs)})` : ''}${share}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
+  }
+  const o = explorer.otherClaim;
+  if (o) rows.push([`explorer, 2 workers, ${o.claimIn === 'workers' ? 'workers' : 'coordinator'} claiming (not the default here)`, `${fmt(o.transitions.median)} transitions/s`, `${o.vsDefault.median.toFixed(2)}x the default (rounds ${fmtRange(o.vsDefault.runs)})`]);
+  return rows;
+}
+
 function printTable(rows: string[][]): void {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const line = (r: string[]): string => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
@@ -98,15 +132,24 @@ function writeResults(results: object, suffix: string): string {
   return file;
 }
 
-const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, availableParallelism: all, memoryGB: totalmem() / 2 ** 30, platform: platform(), release: release(), node: process.version };
+// The flags node ran with (npm run bench: --expose-gc --single-threaded-gc): they change the speeds measured.
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, availableParallelism: all, memoryGB: totalmem() / 2 ** 30, platform: platform(), release: release(), node: process.version, execArgv: process.execArgv };
 if (values.only === 'python') {
   const python = await pythonBenches();
   const file = writeResults({ date: started.toISOString(), mode: quick ? 'quick' : 'full', machine, loadAverage: loadavg(), python }, `${quick ? '-quick' : ''}-python`);
   printTable([['benchmark', 'median', 'ratio'], ...pythonRows(python)]);
   console.log(`\nresults: ${file}`);
   process.exit(0);
+} else if (values.only === 'explorer') {
+  const loaded = await loadGame(benchGame);
+  log(`explorer: ${benchGame} level ${benchLevel}, ${cfg.maxNodes} states, workers ${workerCounts.join(', ')}`);
+  const explorer = await benchExplorer(loaded, benchLevel, cfg.maxNodes, cfg.naiveNodes, workerCounts, cfg.reps);
+  const file = writeResults({ date: started.toISOString(), mode: quick ? 'quick' : 'full', machine, loadAverage: loadavg(), explorer }, `${quick ? '-quick' : ''}-explorer`);
+  printTable([['benchmark', 'median', 'ratio'], ...explorerRows(explorer)]);
+  console.log(`\nresults: ${file}`);
+  process.exit(0);
 } else if (values.only !== undefined) {
-  console.error(`bench: --only takes python, got '${values.only}'`);
+  console.error(`bench: --only takes python or explorer, got '${values.only}'`);
   process.exit(2);
 }
 
@@ -141,12 +184,9 @@ if (values.huge) {
 }
 
 const one = explorer.workers.find((w) => w.workers === 1)!;
-/** The explorer's ratios are medians of ratios taken within a round (see ExplorerBench.paired). */
-const scaling = (k: number): number | null => explorer.paired.vsOneWorker.find((w) => w.workers === k)?.ratio.median ?? null;
-/** What k threads of the raw loop gain over one on this machine: the most k workers could. */
-const ceilingGain = (k: number): number | null => explorer.ceiling.find((c) => c.threads === k)?.vsOneThread.median ?? null;
-/** The explorer's gain from k workers as a share of the ceiling's gain from k threads. */
-const shareOfCeiling = (k: number): number | null => (scaling(k) !== null && ceilingGain(k) !== null ? scaling(k)! / ceilingGain(k)! : null);
+const scaling = (k: number): number | null => explorerScaling(explorer, k);
+const ceilingGain = (k: number): number | null => explorerCeilingGain(explorer, k);
+const shareOfCeiling = (k: number): number | null => explorerShareOfCeiling(explorer, k);
 const ratios = {
   explorer1VsRaw: explorer.paired.oneVsRaw.median,
   explorer2Vs1: scaling(2),
@@ -190,20 +230,7 @@ for (const e of engine) {
   rows.push([`engine ${e.game}: step+encode+hash`, `${fmt(e.stepEncodeHash.median)}/s`, '']);
   rows.push([`engine ${e.game}: step+render`, `${fmt(e.stepRender.median)}/s`, `${fmt(e.floorRatio)}x the 1,000 fps floor`]);
 }
-rows.push([`raw step loop ${explorer.game}:${explorer.level}, ${fmt(explorer.maxNodes)} states (1 thread of its own)`, `${fmt(explorer.raw.median)} transitions/s`, 'baseline']);
-for (const c of explorer.ceiling.slice(1)) {
-  rows.push([`parallel ceiling: raw loop in ${c.threads} threads at once`, `${fmt(c.transitions.median)} transitions/s`, `${c.vsOneThread.median.toFixed(2)}x 1 thread`]);
-}
-if (missing.length > 0) rows.push([`(this machine has ${all} cores: no ${missing.join(' or ')}-worker rows)`, '', '']);
-rows.push([`naive Graphology-live explorer (${fmt(explorer.naiveMaxNodes)} states)`, `${fmt(explorer.naive.median)} transitions/s`, '']);
-const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
-for (const [i, w] of explorer.workers.entries()) {
-  const vsOne = explorer.paired.vsOneWorker[i].ratio;
-  const share = w.workers > 1 ? `, ${(100 * shareOfCeiling(w.workers)!).toFixed(0)}% of the ceiling's ${ceilingGain(w.workers)!.toFixed(2)}x` : '';
-  rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.median.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${range(vsOne.runs)})` : ''}${share}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state`]);
-}
-const o = explorer.otherClaim;
-if (o) rows.push([`explorer, 2 workers, ${o.claimIn === 'workers' ? 'workers' : 'coordinator'} claiming (not the default here)`, `${fmt(o.transitions.median)} transitions/s`, `${o.vsDefault.median.toFixed(2)}x the default (rounds ${range(o.vsDefault.runs)})`]);
+rows.push(...explorerRows(explorer));
 rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no pool)`, `${fmt(walks.raw.median)} steps/s`, 'baseline']);
 for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${w.vsOneWorker.median.toFixed(2)}x 1 worker`]);
 rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
