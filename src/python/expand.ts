@@ -1,7 +1,6 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
 import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
-import type { ExpandResult } from '../explorer/expand.js';
 import { PythonError } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
 
@@ -11,8 +10,21 @@ export interface SnapshotBatch {
   ends: Uint32Array;
 }
 
-/** The successor records of a batch: the explorer's ExpandResult (Python checks identity in its own kernel, not by sample). */
-export type BatchRecords = Omit<ExpandResult, 'identity'>;
+/** The successor records of a batch, in the layout of the explorer's ExpandResult (src/explorer/expand.ts). */
+export interface BatchRecords {
+  steps: Uint32Array;
+  recordEnds: Uint32Array;
+  lo: Uint32Array;
+  hi: Uint32Array;
+  keys: Uint8Array;
+  cells: Uint16Array;
+  action: Uint16Array;
+  outcome: Uint8Array;
+  node: Int32Array;
+  bytes: Uint8Array;
+  bytesEnd: Uint32Array;
+  error?: { state: number; action: number; message: string };
+}
 
 /** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */
 export interface PythonExploreInfo {
