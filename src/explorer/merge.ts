@@ -32,6 +32,9 @@ export interface Merged {
   full?: boolean;
 }
 
+/** Records whose home slots merging reads ahead at a time (see insertExclusive). */
+const READ_AHEAD = 64;
+
 const flagsOf = (outcome: number, lastLevel: boolean): number =>
   outcome === StepOutcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === StepOutcome.LOST ? NodeFlag.LOST : 0;
 
@@ -42,6 +45,9 @@ export class BatchMerger {
   private parentLayer = 0;
   /** States numbered at a record that found them claimed by another batch, until their claimer's record is merged. */
   readonly early = new RecentIds();
+  /** Records of the batch being merged whose home slots have been read ahead (insertExclusive), and what was read. */
+  private touched = 0;
+  private sink = 0;
 
   constructor(
     private readonly store: Store,
@@ -153,6 +159,7 @@ export class BatchMerger {
     let first = 0;
     let stop: LimitReason | undefined;
     let full = false;
+    this.touched = 0;
     for (; merged < states; merged++) {
       const end = recordEnds[merged];
       stop = this.limit(limits, r.steps[merged], first, end, fresh);
@@ -203,10 +210,22 @@ export class BatchMerger {
     return stop ? { merged, stop } : full ? { merged, full } : { merged };
   }
 
-  /** Resolves records first..end of a parent with the table to itself: a known successor's id, else a new node. */
+  /**
+   * Resolves records first..end of a parent with the table to itself: a known successor's id, else
+   * a new node. The home slots of the next records are read ahead, a run at a time: those reads do
+   * not depend on each other, so their cache misses overlap, while a lookup's branches keep its own
+   * miss from overlapping the next one's (a lookup in a 1M-entry table: 80 ns alone, 55 read ahead).
+   */
   private insertExclusive(r: ExpandResult, first: number, end: number): void {
     const table = this.table();
     const { node, lo, hi, outcome, bytes, bytesEnd } = r;
+    if (end > this.touched) {
+      const upTo = Math.min(node.length, end + READ_AHEAD);
+      let sink = this.sink;
+      for (let k = this.touched; k < upTo; k++) sink ^= table.touch(lo[k]);
+      this.sink = sink;
+      this.touched = upTo;
+    }
     for (let k = first; k < end; k++) {
       const v = node[k];
       if (v <= -2) {

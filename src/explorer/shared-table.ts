@@ -180,6 +180,12 @@ export class SharedTable {
     }
   }
 
+  /** The tag at the fingerprint's home slot, read only to bring its cache line in ahead of a lookup. */
+  touch(lo: number): number {
+    const slot = this.home(lo);
+    return this.pages[slot >>> PAGE_BITS][WORDS * (slot & PAGE_MASK)];
+  }
+
   /** Stores a new fingerprint with its id at the slot `lookup` returned (the coordinator alone; no atomics). */
   insertAt(slot: number, lo: number, hi: number, id: number): void {
     const page = this.pages[slot >>> PAGE_BITS];
