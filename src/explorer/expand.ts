@@ -66,7 +66,8 @@ export interface ExpandResult {
   outcome: Uint8Array;
   /**
    * -2 - j when record j of an earlier state in this batch is the same successor, else -1 (the
-   * coordinator looks it up). So the successors the coordinator looks up are distinct in a batch.
+   * coordinator looks it up). Only repeats of recent states' successors are marked so (see
+   * Records): the coordinator may look a successor up more than once in a batch.
    */
   node: Int32Array;
   /**
@@ -84,14 +85,25 @@ export interface ExpandResult {
 
 
 /**
+ * Slots of the records' index: 64 KB, which stays in the core's cache where an index of the whole
+ * batch did not (see Records.startState). It holds a quarter of its slots before a state, and a
+ * state adds at most CELLS + 7 records: it never fills.
+ */
+const INDEX_SLOTS = 2 ** 14;
+
+/**
  * The records of a batch in typed arrays that grow by doubling (no per-record objects), indexed
  * by fingerprint: an open-addressing table of record index + 1, holding the latest record of
- * each successor (so a state's own record of it is found first).
+ * each successor (so a state's own record of it is found first). The index covers the records of
+ * the latest states only (see startState): it is what merges a state's actions into one record
+ * per successor, and it spots most repeats of an earlier state's successor; a repeat it misses
+ * becomes a record of its own, which the coordinator resolves like any other.
  */
 class Records {
   count = 0;
-  private index: Int32Array;
-  private mask: number;
+  private readonly index = new Int32Array(INDEX_SLOTS);
+  /** The first record the index covers. */
+  private indexed = 0;
   lo: Uint32Array;
   hi: Uint32Array;
   keys: Uint8Array;
@@ -108,7 +120,7 @@ class Records {
     if (!old || old.lo.length < capacity) return new Records(capacity);
     old.count = 0;
     old.bytesLength = 0;
-    old.index.fill(0);
+    old.forget();
     return old;
   }
 
@@ -122,9 +134,21 @@ class Records {
     this.node = new Int32Array(capacity);
     this.bytesEnd = new Uint32Array(capacity);
     this.bytes = new Uint8Array(capacity * 32);
-    this.index = new Int32Array(2 * capacity);
-    this.mask = 0;
-    this.reindex();
+  }
+
+  /**
+   * Before a state's first record: once the index holds a quarter of its slots, it forgets the
+   * records so far, so that it stays small. A successor that two states of a batch share mostly
+   * comes from states close in the frontier (bx19: a window of 2,000 records holds three quarters
+   * of them), and a probe of the small index costs a fraction of one of the whole batch's.
+   */
+  startState(): void {
+    if (4 * (this.count - this.indexed) > this.index.length) this.forget();
+  }
+
+  private forget(): void {
+    this.index.fill(0);
+    this.indexed = this.count;
   }
 
   /** Where the last `latest` stopped: the successor's slot, or the empty slot its record goes in. */
@@ -132,8 +156,8 @@ class Records {
 
   /** The latest record of this successor, or -1. The next `add` is for this successor. */
   latest(lo: number, hi: number): number {
-    const { index, mask } = this;
-    for (let slot = lo & mask; ; slot = (slot + 1) & mask) {
+    const { index } = this;
+    for (let slot = lo & (INDEX_SLOTS - 1); ; slot = (slot + 1) & (INDEX_SLOTS - 1)) {
       const r = index[slot] - 1;
       if (r < 0 || (this.lo[r] === lo && this.hi[r] === hi)) {
         this.slot = slot;
@@ -144,8 +168,7 @@ class Records {
 
   /** Adds the record of the successor `latest` was just asked about (its slot is reused). */
   add(lo: number, hi: number, keys: number, cells: number, action: number, outcome: number, node: number, bytes: Uint8Array | null): void {
-    const grew = this.count === this.lo.length;
-    if (grew) this.grow();
+    if (this.count === this.lo.length) this.grow();
     const r = this.count++;
     this.lo[r] = lo;
     this.hi[r] = hi;
@@ -154,8 +177,7 @@ class Records {
     this.action[r] = action;
     this.outcome[r] = outcome;
     this.node[r] = node;
-    if (grew) this.indexRecord(r);
-    else this.index[this.slot] = r + 1;
+    this.index[this.slot] = r + 1;
     if (bytes) {
       if (this.bytesLength + bytes.length > this.bytes.length) {
         const next = new Uint8Array(Math.max(this.bytes.length * 2, this.bytesLength + bytes.length));
@@ -182,27 +204,6 @@ class Records {
     this.outcome = double(this.outcome);
     this.node = double(this.node);
     this.bytesEnd = double(this.bytesEnd);
-    this.reindex();
-  }
-
-  /** Points the record's successor at record r (the latest). */
-  private indexRecord(r: number): void {
-    const { index, mask } = this;
-    let slot = this.lo[r] & mask;
-    for (; index[slot] !== 0; slot = (slot + 1) & mask) {
-      const q = index[slot] - 1;
-      if (this.lo[q] === this.lo[r] && this.hi[q] === this.hi[r]) break;
-    }
-    index[slot] = r + 1;
-  }
-
-  /** A table of at least twice the capacity in slots (a power of two), rebuilt in record order so the latest wins. */
-  private reindex(): void {
-    let slots = 1024;
-    while (slots < 2 * this.lo.length) slots *= 2;
-    this.index = new Int32Array(slots);
-    this.mask = slots - 1;
-    for (let r = 0; r < this.count; r++) this.indexRecord(r);
   }
 }
 
@@ -406,6 +407,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   let s = 0;
   for (; s < n; s++) {
     const end = task.ends[s];
+    rec.startState();
     first = rec.count;
     current = KEY_ACTIONS[0];
     let taken = 0;
