@@ -1,6 +1,5 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
 import { threadId } from 'node:worker_threads';
-import { move } from 'piscina';
 import { markStarted } from '../src/parallel/watchdog.js';
 import { initIdentity } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
@@ -14,15 +13,16 @@ import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 const scratch = new Scratch();
 
 /**
- * A batch (its packed buffer, transferred), to claim its successors in the shared fingerprint
+ * A batch (its packed buffer, shared), to claim its successors in the shared fingerprint
  * table the table's handle, and where the watchdog reads its progress (src/parallel/watchdog.ts).
  */
-export default async function expand(message: { buffer: ArrayBuffer; table?: TableHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
+export default async function expand(message: { buffer: SharedArrayBuffer; table?: TableHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
   // Started (loading the game's module is the game's code too), on this thread.
   const progress = markStarted(message.progress, threadId);
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
   const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), scratch, progress) : expandBatch(game, task, scratch, progress);
-  return move(packMessage(result));
+  // Not moved: transferring would detach it here (see wire.ts).
+  return packMessage(result);
 }

@@ -25,7 +25,7 @@ export interface Expander {
 const KEPT = ['bytes'];
 
 /**
- * Batches go to the process's shared Piscina pool as transferred buffers (wire.ts), and come back
+ * Batches go to the process's shared Piscina pool as shared buffers (wire.ts), and come back
  * the same way. A pool not started yet gets an empty batch of the game per thread: the first
  * to come back says a thread has started and loaded the game. One that fails makes the pool
  * ready too, so the next batch sent there reports why.
@@ -33,11 +33,9 @@ const KEPT = ['bytes'];
 export function poolExpander(workers: number, module: string, level: number, watchdog: Watchdog, heapMb = workerHeapMb(workers)): Expander {
   const pool = sharedPool('expand', workers, heapMb);
   // Packed per attempt: a batch whose thread was terminated under another's hang runs again.
-  const send = (task: ExpandTask, table?: TableHandle): Promise<ArrayBuffer> =>
-    watchdog.run(pool, (progress) => {
-      const buffer = packMessage(task);
-      return pool.run<ArrayBuffer>({ buffer, table, progress }, { transferList: [buffer] });
-    });
+  // Posted, not transferred (see wire.ts: a detached buffer slows every typed array of this thread).
+  const send = (task: ExpandTask, table?: TableHandle): Promise<SharedArrayBuffer> =>
+    watchdog.run(pool, (progress) => pool.run<SharedArrayBuffer>({ buffer: packMessage(task), table, progress }));
   const run = async (task: ExpandTask): Promise<ExpandResult> => unpackMessage<ExpandResult>(await send(task), KEPT);
   const runAndClaim = async (task: ExpandTask, table: TableHandle): Promise<ClaimedBatch> => unpackMessage<ClaimedBatch>(await send(task, table), KEPT);
   let failed = false;

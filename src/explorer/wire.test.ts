@@ -17,6 +17,8 @@ describe('wire', () => {
       gone: undefined,
     };
     const buffer = packMessage(message);
+    // Shared memory, posted as it is: transferring would detach a buffer in the sending thread (see wire.ts).
+    expect(buffer).toBeInstanceOf(SharedArrayBuffer);
     const back = unpackMessage<typeof message>(buffer, ['bytes']);
     expect(back).toEqual({ ...message, gone: undefined });
     expect('gone' in back).toBe(false);
