@@ -36,7 +36,7 @@ export class FrontierQueue {
     this.length[t] = end - start;
   }
 
-  /** Removes the next `count` states (at most), copying their bytes into one transferable buffer. */
+  /** Removes the next `count` states (at most), copying their bytes into one buffer. */
   take(count: number): Batch {
     const n = Math.min(count, this.size);
     let total = 0;

@@ -36,8 +36,9 @@ export class SharedPool {
     return this.piscina.threads;
   }
 
-  run<T>(task: unknown, options?: { transferList?: ArrayBuffer[] }): Promise<T> {
-    const result: Promise<T> = this.piscina.run(task, options);
+  /** Runs a task; its buffers are posted, never transferred (see src/explorer/wire.ts). */
+  run<T>(task: unknown): Promise<T> {
+    const result: Promise<T> = this.piscina.run(task);
     result.then(
       () => (this.started = true),
       () => undefined,

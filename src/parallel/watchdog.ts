@@ -18,7 +18,7 @@ export const THREAD_SLOT = PROGRESS_SLOTS;
 
 /** A pool whose threads the watchdog can stop one by one (Piscina, or the shared pool around it). */
 export interface WatchedPool {
-  run(task: unknown, options?: { transferList?: ArrayBuffer[] }): Promise<unknown>;
+  run(task: unknown): Promise<unknown>;
   readonly threads: readonly Worker[];
 }
 
