@@ -184,17 +184,14 @@ if (values.huge) {
 }
 
 const one = explorer.workers.find((w) => w.workers === 1)!;
-const scaling = (k: number): number | null => explorerScaling(explorer, k);
-const ceilingGain = (k: number): number | null => explorerCeilingGain(explorer, k);
-const shareOfCeiling = (k: number): number | null => explorerShareOfCeiling(explorer, k);
 const ratios = {
   explorer1VsRaw: explorer.paired.oneVsRaw.median,
-  explorer2Vs1: scaling(2),
-  explorerAllVs1: scaling(all)!,
+  explorer2Vs1: explorerScaling(explorer, 2),
+  explorerAllVs1: explorerScaling(explorer, all)!,
   explorer1VsNaive: explorer.paired.oneVsNaive.median,
-  ceiling2Vs1: ceilingGain(2),
-  explorer2OfCeiling: shareOfCeiling(2),
-  shareOfCeiling: Object.fromEntries(workerCounts.map((k) => [k, shareOfCeiling(k)])),
+  ceiling2Vs1: explorerCeilingGain(explorer, 2),
+  explorer2OfCeiling: explorerShareOfCeiling(explorer, 2),
+  shareOfCeiling: Object.fromEntries(workerCounts.map((k) => [k, explorerShareOfCeiling(explorer, k)])),
   walksAllVs1: walks.workers[walks.workers.length - 1].vsOneWorker.median,
   walksAllVsRaw: walks.workers[walks.workers.length - 1].stepsPerSecond.median / walks.raw.median,
   random2VsRaw: qualifyBench.random2 / walks.raw.median,

@@ -179,11 +179,7 @@ class Records {
     this.node[r] = node;
     this.index[this.slot] = r + 1;
     if (bytes) {
-      if (this.bytesLength + bytes.length > this.bytes.length) {
-        const next = new Uint8Array(Math.max(this.bytes.length * 2, this.bytesLength + bytes.length));
-        next.set(this.bytes.subarray(0, this.bytesLength));
-        this.bytes = next;
-      }
+      this.bytes = roomFor(this.bytes, this.bytesLength, bytes.length);
       this.bytes.set(bytes, this.bytesLength);
       this.bytesLength += bytes.length;
     }
@@ -191,19 +187,14 @@ class Records {
   }
 
   private grow(): void {
-    const double = <T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T): T => {
-      const next = new (a.constructor as new (n: number) => T)(a.length * 2);
-      next.set(a);
-      return next;
-    };
-    this.lo = double(this.lo);
-    this.hi = double(this.hi);
-    this.keys = double(this.keys);
-    this.cells = double(this.cells);
-    this.action = double(this.action);
-    this.outcome = double(this.outcome);
-    this.node = double(this.node);
-    this.bytesEnd = double(this.bytesEnd);
+    this.lo = doubled(this.lo);
+    this.hi = doubled(this.hi);
+    this.keys = doubled(this.keys);
+    this.cells = doubled(this.cells);
+    this.action = doubled(this.action);
+    this.outcome = doubled(this.outcome);
+    this.node = doubled(this.node);
+    this.bytesEnd = doubled(this.bytesEnd);
   }
 }
 
@@ -257,7 +248,7 @@ export class PendingSuccessors {
   hi = new Uint32Array(256);
   outcome = new Uint8Array(256);
   bytesEnd = new Uint32Array(256);
-  bytes = new Uint8Array(8192);
+  bytes: Uint8Array = new Uint8Array(8192);
   bytesLength = 0;
 
   static reuse(old: PendingSuccessors | undefined): PendingSuccessors {
@@ -282,11 +273,7 @@ export class PendingSuccessors {
     this.hi[p] = hi;
     this.outcome[p] = outcome;
     if (bytes) {
-      if (this.bytesLength + bytes.length > this.bytes.length) {
-        const next = new Uint8Array(Math.max(2 * this.bytes.length, this.bytesLength + bytes.length));
-        next.set(this.bytes.subarray(0, this.bytesLength));
-        this.bytes = next;
-      }
+      this.bytes = roomFor(this.bytes, this.bytesLength, bytes.length);
       this.bytes.set(bytes, this.bytesLength);
       this.bytesLength += bytes.length;
     }
@@ -297,7 +284,16 @@ export class PendingSuccessors {
 
 const outcomeOf = (status: string): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING);
 
-function doubled<T extends Uint8Array | Uint32Array | Int32Array>(a: T): T {
+/** `bytes` if it has room for `more` past `used`, else a copy of its first `used` at least twice as long. */
+function roomFor(bytes: Uint8Array, used: number, more: number): Uint8Array {
+  if (used + more <= bytes.length) return bytes;
+  const next = new Uint8Array(Math.max(2 * bytes.length, used + more));
+  next.set(bytes.subarray(0, used));
+  return next;
+}
+
+/** A typed array twice as long, holding `a`'s elements first. */
+function doubled<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(a: T): T {
   const next = new (a.constructor as new (n: number) => T)(a.length * 2);
   next.set(a);
   return next;
