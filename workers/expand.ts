@@ -13,16 +13,17 @@ import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 const scratch = new Scratch();
 
 /**
- * A batch (its packed buffer, shared), to claim its successors in the shared fingerprint
- * table the table's handle, and where the watchdog reads its progress (src/parallel/watchdog.ts).
+ * A batch (its packed buffer, shared), to claim its successors in the shared fingerprint table
+ * the table's handle and the batch's first ticket, and where the watchdog reads its progress
+ * (src/parallel/watchdog.ts).
  */
-export default async function expand(message: { buffer: SharedArrayBuffer; table?: TableHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
+export default async function expand(message: { buffer: SharedArrayBuffer; table?: TableHandle; tickets?: number; progress?: SharedArrayBuffer }): Promise<unknown> {
   // Started (loading the game's module is the game's code too), on this thread.
   const progress = markStarted(message.progress, threadId);
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
-  const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), scratch, progress) : expandBatch(game, task, scratch, progress);
+  const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), message.tickets ?? 0, scratch, progress) : expandBatch(game, task, scratch, progress);
   // Not moved: transferring would detach it here (see wire.ts).
   return packMessage(result);
 }

@@ -13,6 +13,7 @@ import { FrontierQueue } from './frontier.js';
 import { analysisBytes, budgetBytes, MemoryProbe, workerHeapMb } from './memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
+import { Tickets, TICKETS_PER_BATCH } from './tickets.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
 import { MAX_EDGES, Store } from './store.js';
 import type { PythonExploreInfo } from '../python/index.js';
@@ -49,6 +50,8 @@ export interface ExploreOptions {
   claimIn?: 'workers' | 'coordinator';
   /** Slots the fingerprint table starts with (tests start small to make it grow). */
   tableSlots?: number;
+  /** Batches that claim under tickets at once, at most (tests use a few, to make batches wait for tickets; see tickets.ts). */
+  ticketRing?: number;
   /** A game step in a worker that does not return within this many seconds stops the exploration with a GameCrash of kind 'hang' (default 10). */
   stepSeconds?: number;
 }
@@ -145,15 +148,14 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   return coordinator.finish();
 }
 
-/** A batch handed out: its states (kept to expand a remainder again), where it runs, the node count when it left. */
+/** A batch handed out: its states (kept to expand a remainder again), its place in sending order, where it runs. */
 interface Batch {
   ids: Int32Array;
   states: Uint8Array;
   ends: Uint32Array;
-  /** Its worker claims its successors in the table (a ClaimedBatch comes back, else an ExpandResult). */
-  claimed: boolean;
-  /** Every node numbered before the batch left had its id in the table: the batch reports none of them as pending. */
-  nodesBefore: number;
+  seq: number;
+  /** The first ticket its worker claims under (a ClaimedBatch comes back), or -1 (an ExpandResult). */
+  tickets: number;
 }
 
 /** The table grows by half when its claims pass this share of its slots. */
@@ -166,6 +168,9 @@ class Coordinator {
   private table: SharedTable;
   private readonly queue = new FrontierQueue();
   private readonly merger: BatchMerger;
+  private readonly tickets: Tickets;
+  /** Batches sent so far. */
+  private sent = 0;
   private readonly workers: number;
   private readonly expander: Expander;
   private readonly inflight = new OrderedRunner<Batch, ClaimedBatch | ExpandResult>();
@@ -179,6 +184,8 @@ class Coordinator {
   // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
   // of a task is then noise, and a batch still takes only tens of milliseconds.
   private readonly targetSteps: number;
+  /** States a batch carries at most: 4096, fewer where a batch that claims could pass its tickets. */
+  private readonly maxBatchStates: number;
   private stepsPerState: number;
   private expandedCount = 0;
   private stopReason: StopReason | null = null;
@@ -215,14 +222,13 @@ class Coordinator {
     const moves = this.game.actions.length + (clicks ? CELLS : 0);
     const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes + 2 * moves : 0, 2 ** 24);
     this.table = SharedTable.create(options.tableSlots ?? Math.max(2 ** 16, Math.ceil(expected / GROW_AT) + 1, 4 * (this.workers + 1) * (RESERVE_BLOCK + moves)));
-    this.table.reserve(1);
-    this.table.claim(root.lo, root.hi);
-    this.table.setId(this.table.slot, 0);
-    this.table.release();
-    this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.claimInWorkers ? undefined : { makeRoom: (count) => this.makeRoom(count) });
+    this.table.insertAt(-1 - this.table.lookup(root.lo, root.hi), root.lo, root.hi, 0);
+    this.tickets = new Tickets(options.ticketRing);
+    this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.tickets, (count) => this.makeRoom(count));
     this.store.addNode(root.status === 'won' ? NodeFlag.WON | (opened.lastLevel ? NodeFlag.COMPLETE : 0) : root.status === 'lost' ? NodeFlag.LOST : 0, 0);
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
     this.targetSteps = options.batchSteps ?? opened.batchSteps ?? 32_768;
+    this.maxBatchStates = this.claimInWorkers ? Math.min(4096, Math.floor(TICKETS_PER_BATCH / moves)) : 4096;
     this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
     this.limits = {
       nodes: Math.min(this.maxNodes, MAX_NODES),
@@ -257,7 +263,9 @@ class Coordinator {
   private merge(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
     if (!this.room(r.node.length)) return this.stop('max-memory');
-    const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
+    const claimed = batch.tickets >= 0;
+    const done: Merged = claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, batch.tickets, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
+    if (claimed && !done.full) this.tickets.merged(batch.tickets, this.sent - 1);
     this.expandedCount += done.merged;
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
     if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
@@ -267,7 +275,9 @@ class Coordinator {
     if (done.stop) return this.stop(done.stop);
     if (done.full) {
       const start = done.merged > 0 ? batch.ends[done.merged - 1] : 0;
-      this.remainder = { ...batch, ids: batch.ids.subarray(done.merged), states: batch.states.subarray(start), ends: batch.ends.subarray(done.merged).map((e) => e - start) };
+      // The rest claims under the tickets after the batch's own (a full table is claimed batches only).
+      const tickets = batch.tickets + (r as ClaimedBatch).slot.length;
+      this.remainder = { ...batch, ids: batch.ids.subarray(done.merged), states: batch.states.subarray(start), ends: batch.ends.subarray(done.merged).map((e) => e - start), tickets };
       this.growNeeded = true;
       return;
     }
@@ -310,17 +320,16 @@ class Coordinator {
   }
 
   private get storeBytes(): number {
-    return this.store.bytes + this.table.bytes + this.merger.early.bytes;
+    return this.store.bytes + this.table.bytes + this.tickets.bytes;
   }
 
-  /** Starts a batch on this thread, or on the expander, where the workers claim its successors or not. */
-  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, first = false): void {
+  /** Starts a batch on the expander, where the workers claim its successors under tickets from `tickets` on, or not (-1). */
+  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, tickets: number, first = false): void {
     const { opened, expander } = this;
-    const claimed = this.claimInWorkers;
-    const batch: Batch = { ids, states, ends, claimed, nodesBefore: this.store.nodeCount };
+    const batch: Batch = { ids, states, ends, seq: this.sent++, tickets };
     // The root's batch checks every transition's identity: a fault at reset is seen at once.
     const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
-    const result: Promise<ClaimedBatch | ExpandResult> = claimed ? expander.runAndClaim!(task, this.table.handle) : expander.run(task);
+    const result: Promise<ClaimedBatch | ExpandResult> = tickets >= 0 ? expander.runAndClaim!(task, this.table.handle, tickets) : expander.run(task);
     if (first) this.inflight.addFirst(batch, result);
     else this.inflight.add(batch, result);
   }
@@ -329,21 +338,26 @@ class Coordinator {
   private dispatch(): void {
     const { queue, inflight, workers } = this;
     if (this.growNeeded || this.stopReason !== null) return;
-    const batchStates = Math.min(4096, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
-    // No batch runs on this thread while the pool starts: a step that never returned would freeze it.
+    const batchStates = Math.min(this.maxBatchStates, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
     while (queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
+      let tickets = -1;
+      if (this.claimInWorkers) {
+        // A batch that claims waits for a ring entry of its own (merging batches frees them).
+        tickets = this.tickets.open(this.sent);
+        if (tickets < 0) break;
+      }
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      this.launch(batch.ids, batch.states, batch.ends);
+      this.launch(batch.ids, batch.states, batch.ends, tickets);
     }
   }
 
-  /** Nodes whose claimer's record is merged, or never will be (those numbered before the oldest batch in flight left). */
-  private settledNodes(): number {
-    let min = this.store.nodeCount;
-    for (const b of this.inflight.tasks) min = Math.min(min, b.nodesBefore);
+  /** The oldest batch sent and not merged (Infinity: none). */
+  private oldestUnmerged(): number {
+    let min = Infinity;
+    for (const b of this.inflight.tasks) min = Math.min(min, b.seq);
     return min;
   }
 
@@ -400,9 +414,9 @@ class Coordinator {
         if (this.stopReason !== null) break;
       }
       if (this.remainder && !this.growNeeded) {
-        const { ids, states, ends } = this.remainder;
+        const { ids, states, ends, tickets } = this.remainder;
         this.remainder = undefined;
-        this.launch(ids, states, ends, true);
+        this.launch(ids, states, ends, tickets, true);
       }
       this.dispatch();
       if (inflight.size === 0 && !this.remainder) break;
@@ -413,7 +427,7 @@ class Coordinator {
       }
       const { task, result } = await this.nextBatch();
       this.merge(task, result);
-      this.merger.early.forgetBelow(this.settledNodes());
+      this.tickets.retire(this.oldestUnmerged());
       if (!this.growNeeded && this.table.claims > GROW_AT * this.table.capacity) this.growNeeded = true;
       if (this.options.signal?.aborted) this.stop('interrupted');
       if (performance.now() > this.deadline) this.stop('max-seconds');

@@ -7,7 +7,8 @@
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
-import { CLAIMED, type SharedTable } from './shared-table.js';
+import { FOUND_TICKET, type SharedTable } from './shared-table.js';
+import { TICKETS_PER_BATCH } from './tickets.js';
 import { PROGRESS_SLOTS } from '../parallel/index.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
@@ -202,8 +203,7 @@ class Records {
  * The successors of a batch after claiming them in the shared fingerprint table (see
  * shared-table.ts): each record's target is a node id where the table already had one, else a
  * pending successor, which the coordinator numbers when it merges the batch (the first record in
- * canonical order to reach a state numbers it). What an expander whose kernel runs outside
- * JavaScript returns (an ExpandResult) becomes one of these through `claimBatch` (claim.ts).
+ * canonical order to reach a state numbers it).
  */
 export interface ClaimedBatch {
   /** States of the batch expanded: all of them, unless the table reached its limit (`full`). */
@@ -215,8 +215,13 @@ export interface ClaimedBatch {
   action: Uint16Array;
   /** Per record: the target's node id (>= 0), or -1 - p for pending successor p. */
   node: Int32Array;
-  /** Pending successors: table slot (in generation `generation`), fingerprint halves, outcome (| FOUND when another batch claimed it). */
+  /**
+   * Pending successors: table slot (in generation `generation`), fingerprint halves, outcome (| FOUND
+   * when the batch found it claimed, not claimed it), the ticket found (FOUND only; one the batch
+   * claimed itself is its own ring entry and index p, see tickets.ts).
+   */
   slot: Int32Array;
+  ticket: Int32Array;
   lo: Uint32Array;
   hi: Uint32Array;
   outcome: Uint8Array;
@@ -244,6 +249,7 @@ export class Scratch {
 export class PendingSuccessors {
   count = 0;
   slot = new Int32Array(256);
+  ticket = new Int32Array(256);
   lo = new Uint32Array(256);
   hi = new Uint32Array(256);
   outcome = new Uint8Array(256);
@@ -259,9 +265,10 @@ export class PendingSuccessors {
   }
 
   /** Adds one and returns its index. */
-  add(slot: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
+  add(slot: number, ticket: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
     if (this.count === this.slot.length) {
       this.slot = doubled(this.slot);
+      this.ticket = doubled(this.ticket);
       this.lo = doubled(this.lo);
       this.hi = doubled(this.hi);
       this.outcome = doubled(this.outcome);
@@ -269,6 +276,7 @@ export class PendingSuccessors {
     }
     const p = this.count++;
     this.slot[p] = slot;
+    this.ticket[p] = ticket;
     this.lo[p] = lo;
     this.hi[p] = hi;
     this.outcome[p] = outcome;
@@ -304,8 +312,9 @@ function doubled<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(
  * classes). With a table, the successors of a state that no earlier state of the batch reached
  * are claimed there once its moves are done (a node id, or pending), one claim after another so
  * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
+ * Pending successor p is claimed under ticket `tickets + p`.
  */
-function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
+function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, tickets: number, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
   // Where the watchdog sees this batch (src/parallel/watchdog.ts): state, action code (-1: the state itself), a beat.
   const at = progress ?? new Int32Array(PROGRESS_SLOTS);
@@ -330,6 +339,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   let deferredRecord = new Int32Array(64);
   let claimedAs = new Int32Array(64);
   let claimedSlot = new Int32Array(64);
+  let claimedTicket = new Int32Array(64);
   const deferredNext: unknown[] = [];
   const deferredBytes: Uint8Array[] = [];
   const deferredAction: Action[] = [];
@@ -363,6 +373,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
         deferredRecord = doubled(deferredRecord);
         claimedAs = doubled(claimedAs);
         claimedSlot = doubled(claimedSlot);
+        claimedTicket = doubled(claimedTicket);
       }
       deferredRecord[deferred] = rec.count;
       deferredNext[deferred] = next;
@@ -375,12 +386,21 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
 
-  /** Claims the state's new successors back to back, then settles each: a node id, or pending with its outcome and bytes. */
+  /**
+   * Claims the state's new successors back to back, then settles each: a node id, or pending with
+   * its outcome and bytes. The pending ones are added in order, so each is claimed under the ticket
+   * of the index it will have.
+   */
   const claimDeferred = (t: SharedTable, p: PendingSuccessors): void => {
+    // The coordinator sizes batches so that this cannot happen (a state has at most its moves as successors).
+    if (p.count + deferred > TICKETS_PER_BATCH) throw new RangeError(`more than ${TICKETS_PER_BATCH} pending successors in one batch`);
+    let next = p.count;
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
-      claimedAs[j] = t.claim(rec.lo[r], rec.hi[r]);
+      const id = (claimedAs[j] = t.claim(rec.lo[r], rec.hi[r], tickets + next));
       claimedSlot[j] = t.slot;
+      claimedTicket[j] = t.ticket;
+      if (id < 0) next++;
     }
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
@@ -393,7 +413,8 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       at[2] = actionCode(current);
       at[3]++;
       const o = outcomeOf(game.status(deferredNext[j]));
-      rec.node[r] = -1 - p.add(claimedSlot[j], rec.lo[r], rec.hi[r], id === CLAIMED ? o : o | FOUND, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
+      const found = id === FOUND_TICKET;
+      rec.node[r] = -1 - p.add(claimedSlot[j], found ? claimedTicket[j] : 0, rec.lo[r], rec.hi[r], found ? o | FOUND : o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
     }
     deferred = 0;
   };
@@ -451,7 +472,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
 export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
-  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, scratch, progress);
+  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, 0, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -471,9 +492,9 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, pro
   return result;
 }
 
-/** Expands the batch and claims its successors in the shared table (a JavaScript worker's whole job). */
-export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
-  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, table, scratch, progress);
+/** Expands the batch and claims its successors in the shared table under tickets from `tickets` on (a JavaScript worker's whole job). */
+export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, tickets: number, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
+  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, table, tickets, scratch, progress);
   const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
   const p = pending!;
   const result: ClaimedBatch = {
@@ -485,6 +506,7 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
     action: rec.action.subarray(0, r),
     node: rec.node.subarray(0, r),
     slot: p.slot.subarray(0, p.count),
+    ticket: p.ticket.subarray(0, p.count),
     lo: p.lo.subarray(0, p.count),
     hi: p.hi.subarray(0, p.count),
     outcome: p.outcome.subarray(0, p.count),

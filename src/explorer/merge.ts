@@ -2,15 +2,15 @@
  * Merging expanded batches into the graph, strictly in queue order: each parent's records become
  * its edges, and each new successor is numbered at the first record, in this order, that reaches
  * it, which is where a sequential breadth-first search numbers it. Two kinds of batch: claimed in
- * the shared table by the worker (ClaimedBatch: known successors come as ids, new ones as pending)
- * or not (ExpandResult: the merge claims them here, for an expander that cannot reach the table).
+ * the shared table by the workers (ClaimedBatch: known successors come as ids, new ones as pending,
+ * named by tickets) or not (ExpandResult: the coordinator alone writes the table, as it merges).
  */
 import { NodeFlag } from '../graph/index.js';
 import { FOUND, StepOutcome, type ClaimedBatch, type ExpandResult } from './expand.js';
 import type { FrontierQueue } from './frontier.js';
-import { RecentIds } from './recent.js';
-import { FOUND_PENDING, ID_BASE, type SharedTable } from './shared-table.js';
+import type { SharedTable } from './shared-table.js';
 import type { Store } from './store.js';
+import type { Tickets } from './tickets.js';
 
 export type LimitReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-memory';
 
@@ -43,8 +43,6 @@ export class BatchMerger {
   steps = 0;
   /** The layer of the parent being merged (parents come in id order). */
   private parentLayer = 0;
-  /** States numbered at a record that found them claimed by another batch, until their claimer's record is merged. */
-  readonly early = new RecentIds();
   /** Records of the batch being merged whose home slots have been read ahead (insertExclusive), and what was read. */
   private touched = 0;
   private sink = 0;
@@ -55,12 +53,13 @@ export class BatchMerger {
     private readonly lastLevel: boolean,
     /** The current table (it is replaced when it grows). */
     private readonly table: () => SharedTable,
+    /** The ids of the tickets workers claim under (ClaimedBatch). */
+    private readonly tickets: Tickets,
     /**
-     * Set when no worker claims (the coordinator alone writes the table): merging looks up and
-     * inserts with plain reads and writes, and grows the table itself when `count` more entries
-     * would pass its load (false: the memory budget has no room for it).
+     * For batches nobody claimed (the coordinator alone writes the table): grows the table when
+     * `count` more entries would pass its load; false when the memory budget has no room for it.
      */
-    private readonly exclusive?: { makeRoom(count: number): boolean },
+    private readonly makeRoom: (count: number) => boolean,
   ) {}
 
   /** Adds a new node for a successor one layer below the current parent's, queued if it is still playing. */
@@ -85,27 +84,25 @@ export class BatchMerger {
   }
 
   /**
-   * The id of pending successor p if an earlier record has numbered it, else -1. A successor the
-   * batch found claimed by another has its id in the table once numbered (one read). One the batch
-   * claimed itself can only have been numbered at a record that found it so, and those are kept in
-   * `early`, a map small enough to stay in cache.
+   * The id of pending successor p if an earlier record has numbered it, else -1: `mine` holds the
+   * ids of the batch's own pending successors (its tickets); one it found claimed by another batch
+   * has the ticket it found there, resolved in that batch's ids.
    */
-  private numbered(r: ClaimedBatch, p: number, table: SharedTable): number {
-    if (!(r.outcome[p] & FOUND)) return this.early.get(r.lo[p], r.hi[p]);
-    const tag = table.tag(r.generation === table.generation ? r.slot[p] : table.find(r.lo[p], r.hi[p]));
-    return tag >= ID_BASE ? tag - ID_BASE : -1;
+  private numbered(r: ClaimedBatch, p: number, mine: Int32Array): number {
+    const id = mine[p];
+    return id >= 0 || !(r.outcome[p] & FOUND) ? id : this.tickets.get(r.ticket[p]);
   }
 
-  /** Merges a batch its worker claimed, parent by parent from `ids[0]`. */
-  mergeClaimed(ids: Int32Array, r: ClaimedBatch, limits: Limits): Merged {
+  /** Merges a batch its worker claimed under tickets from `tickets` on, parent by parent from `ids[0]`. */
+  mergeClaimed(ids: Int32Array, r: ClaimedBatch, tickets: number, limits: Limits): Merged {
     const table = this.table();
     const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
-    const resolved = new Int32Array(r.slot.length).fill(-1);
+    const mine = this.tickets.range(tickets, r.slot.length);
     const fresh = (first: number, end: number): number => {
       let count = 0;
       for (let k = first; k < end; k++) {
         const p = -1 - node[k];
-        if (p >= 0 && resolved[p] < 0 && this.numbered(r, p, table) < 0) count++;
+        if (p >= 0 && this.numbered(r, p, mine) < 0) count++;
       }
       return count;
     };
@@ -121,16 +118,17 @@ export class BatchMerger {
         const v = node[k];
         if (v >= 0) continue;
         const p = -1 - v;
-        let id = resolved[p];
+        let id = mine[p];
         if (id < 0) {
-          id = this.numbered(r, p, table);
+          const found = outcome[p] & FOUND;
+          if (found) id = this.tickets.get(r.ticket[p]);
           if (id < 0) {
             id = this.number(outcome[p] & ~FOUND, bytes, p > 0 ? bytesEnd[p - 1] : 0, bytesEnd[p]);
             table.setId(r.generation === table.generation ? r.slot[p] : table.find(lo[p], hi[p]), id);
             // Numbered before its claimer's record: that record will look here.
-            if (outcome[p] & FOUND) this.early.add(lo[p], hi[p], id);
+            if (found) this.tickets.set(r.ticket[p], id);
           }
-          resolved[p] = id;
+          mine[p] = id;
         }
         node[k] = id;
       }
@@ -141,14 +139,9 @@ export class BatchMerger {
     return stop ? { merged, stop } : r.full && merged === r.expanded ? { merged, full: true } : { merged };
   }
 
-  /**
-   * Merges a batch nobody claimed: each successor the expander left for lookup (node -1) is
-   * claimed here, in order, so a new one is numbered at once; one a worker of another batch has
-   * claimed meanwhile (cold start, before the pool is up) is numbered here and noted in `early`.
-   */
+  /** Merges a batch nobody claimed, with the table to itself: each successor the expander left for lookup (node -1) is looked up here, in order, a new one numbered at once. */
   mergeExpanded(ids: Int32Array, r: ExpandResult, limits: Limits): Merged {
-    const table = this.table();
-    const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
+    const { recordEnds, node, lo, hi } = r;
     const fresh = (first: number, end: number): number => {
       let count = 0;
       for (let k = first; k < end; k++) if (node[k] === -1 && this.table().find(lo[k], hi[k]) < 0) count++;
@@ -158,56 +151,22 @@ export class BatchMerger {
     let merged = 0;
     let first = 0;
     let stop: LimitReason | undefined;
-    let full = false;
     this.touched = 0;
     for (; merged < states; merged++) {
       const end = recordEnds[merged];
       stop = this.limit(limits, r.steps[merged], first, end, fresh);
       if (stop) break;
-      if (this.exclusive) {
-        if (!this.exclusive.makeRoom(end - first)) {
-          stop = 'max-memory';
-          break;
-        }
-        this.enter(ids[merged]);
-        this.insertExclusive(r, first, end);
-        this.steps += r.steps[merged];
-        first = end;
-        continue;
-      }
-      if (!table.reserve(end - first)) {
-        full = true;
+      if (!this.makeRoom(end - first)) {
+        stop = 'max-memory';
         break;
       }
       this.enter(ids[merged]);
-      for (let k = first; k < end; k++) {
-        const v = node[k];
-        if (v <= -2) {
-          // A repeat of an earlier record of this batch, resolved when its state was merged.
-          node[k] = node[-2 - v];
-          continue;
-        }
-        let id = table.claim(lo[k], hi[k]);
-        const found = id === FOUND_PENDING;
-        if (found) {
-          const tag = table.tag(table.slot);
-          id = tag >= ID_BASE ? tag - ID_BASE : -1;
-        }
-        if (id < 0) {
-          const slot = table.slot;
-          id = this.number(outcome[k], bytes, k > 0 ? bytesEnd[k - 1] : 0, bytesEnd[k]);
-          table.setId(slot, id);
-          // A worker claimed it and its record comes later: it will look here.
-          if (found) this.early.add(lo[k], hi[k], id);
-        }
-        node[k] = id;
-      }
+      this.insertExclusive(r, first, end);
       this.steps += r.steps[merged];
       first = end;
     }
-    table.release();
     this.store.addExpanded(ids.subarray(0, merged), recordEnds, node, r.keys, r.cells, r.action);
-    return stop ? { merged, stop } : full ? { merged, full } : { merged };
+    return stop ? { merged, stop } : { merged };
   }
 
   /**

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../player/rng.js';
 import { PACKAGE_ROOT } from '../suite/index.js';
-import { CLAIMED, FOUND_PENDING, ID_BASE, PENDING, SharedTable } from './shared-table.js';
+import { CLAIMED, FOUND_TICKET, ID_BASE, SharedTable } from './shared-table.js';
 
 /** Fingerprints with few distinct halves, so many share a home slot, a low half or a high half. */
 function crowded(count: number, seed: number): [number, number][] {
@@ -21,11 +21,11 @@ describe('SharedTable', () => {
       const key = `${lo}:${hi}`;
       if (table.claims > 0.75 * table.capacity) table = table.grown(Math.ceil(table.capacity * 1.5));
       expect(table.reserve(1)).toBe(true);
-      const got = table.claim(lo, hi);
+      const got = table.claim(lo, hi, next);
       const known = truth.get(key);
       if (known === undefined) {
         expect(got).toBe(CLAIMED);
-        expect(table.tag(table.slot)).toBe(PENDING);
+        expect(table.tag(table.slot)).toBe(-1 - next);
         table.setId(table.slot, next);
         truth.set(key, next++);
       } else {
@@ -48,13 +48,18 @@ describe('SharedTable', () => {
     expect(table.find(12345, 678)).toBe(-1);
   });
 
-  it('reports a fingerprint claimed and not numbered yet as pending', () => {
+  it('reports a fingerprint claimed and not numbered yet by its claimer\'s ticket, then by its id', () => {
     const table = SharedTable.create(4096);
-    table.reserve(2);
-    expect(table.claim(7, 8)).toBe(CLAIMED);
-    expect(table.claim(7, 8)).toBe(FOUND_PENDING);
-    table.setId(table.slot, 41);
-    expect(table.claim(7, 8)).toBe(41);
+    table.reserve(3);
+    const last = 2 ** 31 - 1;
+    expect(table.claim(7, 8, last)).toBe(CLAIMED);
+    expect(table.claim(7, 8, 5)).toBe(FOUND_TICKET);
+    expect(table.ticket).toBe(last);
+    expect(table.claim(9, 10, 0)).toBe(CLAIMED);
+    expect(table.claim(9, 10, 3)).toBe(FOUND_TICKET);
+    expect(table.ticket).toBe(0);
+    table.setId(table.find(7, 8), 41);
+    expect(table.claim(7, 8, 6)).toBe(41);
   });
 
   it('refuses reservations past its limit, so claims never fill it', () => {
@@ -75,34 +80,45 @@ describe('SharedTable', () => {
     const lo = new Uint32Array(new SharedArrayBuffer(4 * fps.length));
     const hi = new Uint32Array(new SharedArrayBuffer(4 * fps.length));
     fps.forEach(([l, h], i) => ((lo[i] = l), (hi[i] = h)));
-    // Each thread claims every fingerprint, from a different starting point, and says which it
-    // claimed. Threads load the built module (npm test builds first), as the pool's workers do.
+    // Each thread claims every fingerprint, from a different starting point, under a ticket that
+    // is the fingerprint's index, and says which it claimed. Threads load the built module (npm test builds first), as the pool's workers do.
     const code = `
       const { parentPort, workerData } = require('node:worker_threads');
       const { handle, lo, hi, start } = workerData;
       import(${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/explorer/shared-table.js')).href)}).then(({ SharedTable, CLAIMED }) => {
         const table = new SharedTable(handle);
         const a = new Uint32Array(lo), b = new Uint32Array(hi);
-        const mine = [];
+        const mine = [], found = [];
         for (let n = 0; n < a.length; n++) {
           const i = (start + n) % a.length;
           table.reserve(1);
-          if (table.claim(a[i], b[i]) === CLAIMED) mine.push(i);
+          const got = table.claim(a[i], b[i], i);
+          if (got === CLAIMED) mine.push(i);
+          else found.push(i, table.ticket);
         }
         table.release();
-        parentPort.postMessage(mine);
+        parentPort.postMessage({ mine, found });
       });`;
     const threads = [0, 15_000, 30_000, 45_000].map((start) => new Worker(code, { eval: true, workerData: { handle: table.handle, lo: lo.buffer, hi: hi.buffer, start } }));
-    const claimed = await Promise.all(threads.map((w) => new Promise<number[]>((resolve, reject) => w.once('message', resolve).once('error', reject))));
+    const replies = await Promise.all(threads.map((w) => new Promise<{ mine: number[]; found: number[] }>((resolve, reject) => w.once('message', resolve).once('error', reject))));
     await Promise.all(threads.map((w) => w.terminate()));
+    const claimed = replies.map((r) => r.mine);
     const distinct = new Map<string, number>();
     fps.forEach(([l, h], i) => distinct.set(`${l}:${h}`, distinct.get(`${l}:${h}`) ?? i));
     const winners = claimed.flat().map((i) => `${lo[i]}:${hi[i]}`);
     expect(new Set(winners).size).toBe(winners.length);
     expect(new Set(winners)).toEqual(new Set(distinct.keys()));
+    // Each slot holds its winner's ticket, whole (published after the fingerprint, once), and
+    // every thread that found a fingerprint claimed read its winner's ticket.
+    const winnerOf = new Map(claimed.flat().map((i) => [`${lo[i]}:${hi[i]}`, i]));
+    let founds = 0;
+    for (const { found } of replies) {
+      for (let j = 0; j < found.length; j += 2, founds++) expect(found[j + 1]).toBe(winnerOf.get(`${lo[found[j]]}:${hi[found[j]]}`));
+    }
+    expect(founds).toBe(4 * fps.length - winnerOf.size);
     for (const key of distinct.keys()) {
       const [l, h] = key.split(':').map(Number);
-      expect(table.tag(table.find(l, h))).toBe(PENDING);
+      expect(table.tag(table.find(l, h))).toBe(-1 - winnerOf.get(key)!);
     }
   });
 });

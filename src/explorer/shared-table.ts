@@ -4,10 +4,11 @@
  * TLC's FPSet work), so a worker learns on its own whether a successor is new.
  *
  * A slot is three 32-bit words: a tag, then the fingerprint's low and high halves. The tag says
- * EMPTY, CLAIMING (a thread is writing the fingerprint), PENDING (claimed, its node id not known
- * yet) or id + ID_BASE. A thread claims an empty slot with Atomics.compareExchange on the tag,
- * writes the fingerprint, then publishes PENDING; a reader that meets CLAIMING waits for it. The
- * coordinator writes the node id into the tag once it has numbered the state.
+ * EMPTY, CLAIMING (a thread is writing the fingerprint), a ticket (claimed, its node id not known
+ * yet: the claimer's provisional name for it, see tickets.ts) or id + ID_BASE. A thread claims an
+ * empty slot with Atomics.compareExchange on the tag, writes the fingerprint, then publishes its
+ * ticket; a reader that meets CLAIMING waits for it. The coordinator writes the node id into the
+ * tag once it has numbered the state.
  *
  * Home slots are the fingerprint's low half scaled to the capacity (not masked), so the capacity
  * needs not be a power of two: the table grows by half (load stays between 0.5 and 0.75, not 0.375
@@ -16,9 +17,8 @@
  */
 export const EMPTY = 0;
 export const CLAIMING = 1;
-export const PENDING = 2;
-/** A tag at or above ID_BASE holds the node id tag - ID_BASE. */
-export const ID_BASE = 3;
+/** A tag at or above ID_BASE holds the node id tag - ID_BASE; a negative tag holds the ticket -1 - tag. */
+export const ID_BASE = 2;
 /** Node ids are Int32 and tags hold id + ID_BASE: the most nodes a table can number. */
 export const MAX_NODES = 2 ** 31 - 1 - ID_BASE;
 
@@ -43,9 +43,9 @@ export interface TableHandle {
   generation: number;
 }
 
-/** Result codes of `claim`, besides an id (>= 0). */
-export const FOUND_PENDING = -1;
-export const CLAIMED = -2;
+/** Result codes of `claim`, besides an id (>= 0): this call claimed the slot, or found another claim's ticket there (in `ticket`). */
+export const CLAIMED = -1;
+export const FOUND_TICKET = -2;
 const ABSENT = -3;
 
 export class SharedTable {
@@ -56,6 +56,8 @@ export class SharedTable {
   private readonly scale: number;
   /** The slot the last `claim` or `find` stopped at. */
   slot = 0;
+  /** The ticket the last `claim` that returned FOUND_TICKET found. */
+  ticket = 0;
   /** Claims this thread may still make without touching the shared counter. */
   private reserved = 0;
 
@@ -116,21 +118,21 @@ export class SharedTable {
   }
 
   /**
-   * Looks the fingerprint up, claiming an empty slot for it when absent (within a reservation).
-   * Returns its node id (>= 0), FOUND_PENDING (another thread claimed it, not numbered yet) or
-   * CLAIMED (this call claimed it); `slot` is where it is.
+   * Looks the fingerprint up, claiming an empty slot for it under `ticket` (>= 0) when absent
+   * (within a reservation). Returns its node id (>= 0), FOUND_TICKET (claimed by a batch under
+   * `this.ticket`, not numbered yet) or CLAIMED (this call claimed it); `slot` is where it is.
    */
-  claim(lo: number, hi: number): number {
-    return this.probe(lo, hi, true);
+  claim(lo: number, hi: number, ticket: number): number {
+    return this.probe(lo, hi, -1 - ticket);
   }
 
   /** The fingerprint's slot, or -1 (no claim). */
   find(lo: number, hi: number): number {
-    return this.probe(lo, hi, false) === ABSENT ? -1 : this.slot;
+    return this.probe(lo, hi, EMPTY) === ABSENT ? -1 : this.slot;
   }
 
-  /** The probe sequence from the fingerprint's home slot, to its slot or the first empty one (claimed, or ABSENT). */
-  private probe(lo: number, hi: number, claim: boolean): number {
+  /** The probe sequence from the fingerprint's home slot, to its slot or the first empty one (claimed with tag `claim`, or ABSENT when that is EMPTY). */
+  private probe(lo: number, hi: number, claim: number): number {
     const { pages, capacity } = this;
     let slot = this.home(lo);
     // The words are Int32: compare the halves as signed.
@@ -141,12 +143,12 @@ export class SharedTable {
       const at = WORDS * (slot & PAGE_MASK);
       let tag = Atomics.load(page, at);
       if (tag === EMPTY) {
-        if (!claim) return ABSENT;
+        if (claim === EMPTY) return ABSENT;
         tag = Atomics.compareExchange(page, at, EMPTY, CLAIMING);
         if (tag === EMPTY) {
           page[at + 1] = lo;
           page[at + 2] = hi;
-          Atomics.store(page, at, PENDING);
+          Atomics.store(page, at, claim);
           this.reserved--;
           this.slot = slot;
           return CLAIMED;
@@ -155,7 +157,9 @@ export class SharedTable {
       if (tag === CLAIMING) tag = waitClaimed(page, at);
       if (page[at + 1] === lo && page[at + 2] === hi) {
         this.slot = slot;
-        return tag === PENDING ? FOUND_PENDING : tag - ID_BASE;
+        if (tag >= ID_BASE) return tag - ID_BASE;
+        this.ticket = -1 - tag;
+        return FOUND_TICKET;
       }
       slot = slot + 1 === capacity ? 0 : slot + 1;
     }
@@ -196,15 +200,15 @@ export class SharedTable {
     this.counter[RESERVED]++;
   }
 
-  /** The tag of a slot (ID_BASE + id once numbered). */
+  /** The tag of a slot (ID_BASE + id once numbered, -1 - ticket before). */
   tag(slot: number): number {
     return Atomics.load(this.pages[slot >>> PAGE_BITS], WORDS * (slot & PAGE_MASK));
   }
 
   /**
    * Publishes a claimed slot's node id (the coordinator, once it has numbered the state). A plain
-   * store: a thread that still reads PENDING reports the state as pending, which the coordinator
-   * resolves anyway, and a batch sent after this sees the id (sending a message orders memory).
+   * store: a thread that still reads the ticket reports it, which the coordinator resolves anyway,
+   * and a batch sent after this sees the id (sending a message orders memory).
    * An atomic store would wait for the slot's cache line; this one does not.
    */
   setId(slot: number, id: number): void {
