@@ -1,6 +1,6 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
 import { threadId } from 'node:worker_threads';
-import { markStarted } from '../src/parallel/watchdog.js';
+import { markFinished, markStarted } from '../src/parallel/watchdog.js';
 import { initIdentity } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 // A worker thread imports its kernel's own module, not the stage's index.ts: each thread pays at
@@ -24,6 +24,7 @@ export default async function expand(message: { buffer: SharedArrayBuffer; table
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
   const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), message.tickets ?? 0, scratch, progress) : expandBatch(game, task, scratch, progress);
+  markFinished(progress);
   // Not moved: transferring would detach it here (see wire.ts).
   return packMessage(result);
 }

@@ -31,6 +31,16 @@ export function markStarted(progress: SharedArrayBuffer | undefined, threadId: n
   return view;
 }
 
+/**
+ * Marks a task's kernel returned (in a worker, at once, before it packs its result): from then on
+ * it only waits to send its result. A thread that takes two tasks at a time may start the other's
+ * kernel before this one's result is sent (both wait on promises in one queue of microtasks);
+ * if that kernel hangs, this task is not the one that hung.
+ */
+export function markFinished(progress: Int32Array | undefined): void {
+  if (progress) progress[1] = -1;
+}
+
 /** The default step limit (`--step-timeout`), in seconds. */
 export const DEFAULT_STEP_SECONDS = 10;
 
@@ -58,7 +68,7 @@ interface Watched {
   collateral?: boolean;
 }
 
-/** A task is in its kernel (stepping the game) once it has set its second slot; before, it waits (for its game's module to load). */
+/** A task is in its kernel (stepping the game) once it has set its second slot, until markFinished; before and after, it waits (for its game's module to load, or to send its result). */
 const inKernel = (w: Watched): boolean => w.view[1] >= 0;
 
 /** Piscina's error for a task whose thread was terminated while another task of it was stopped. */
