@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import graphology from 'graphology';
 import { playerMoves, type Game } from '../src/engine/index.js';
 import type { LoadedGame } from '../src/suite/index.js';
-import { COORDINATOR_CLAIMS, exploreGraph } from '../src/explorer/index.js';
+import { COORDINATOR_CLAIMS, exploreGraph, type ExploreResult } from '../src/explorer/index.js';
 import { rawLoopThreads } from './ceiling.js';
-import { collectGarbage, perRound, timing, type Timing } from './measure.js';
+import { collectGarbage, median, perRound, timing, type Timing } from './measure.js';
 import { bfsStates } from './raw.js';
 
 /** The naive explorer: a Graphology graph kept live, string identities, one insertion per transition. */
@@ -33,6 +34,51 @@ export function naiveExplorer(game: Game, level: number, maxNodes: number): numb
   return transitions / ((performance.now() - t) / 1000);
 }
 
+/**
+ * CPU seconds this thread (the coordinator) has used, from /proc on Linux (Node 20 has no
+ * per-thread figure; utime and stime count USER_HZ = 100 ticks a second), else null.
+ */
+function coordinatorCpu(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where an exploration's CPU time goes, in nanoseconds a transition: the coordinator's thread
+ * (building the graph at the end included) and every other thread of the process (the workers).
+ * Less sensitive to a shared machine's drift than throughput, and the coordinator's figure says
+ * how many transitions a second one coordinator serves at least (1e9 / it): the ceiling of any
+ * worker count.
+ */
+export interface CpuSplit {
+  coordinatorNs: number;
+  workersNs: number;
+}
+
+/** Explores with `options` and splits its CPU time (null where the coordinator's thread cannot be read). */
+async function explore(loaded: LoadedGame, options: Parameters<typeof exploreGraph>[1]): Promise<{ result: ExploreResult; cpu: CpuSplit | null }> {
+  const main = coordinatorCpu();
+  const all = process.cpuUsage();
+  const { result } = await exploreGraph(loaded, options);
+  const used = process.cpuUsage(all);
+  const mainEnd = coordinatorCpu();
+  if (main === null || mainEnd === null || result.transitions === 0) return { result, cpu: null };
+  const coordinator = mainEnd - main;
+  const total = (used.user + used.system) / 1e6;
+  return { result, cpu: { coordinatorNs: (coordinator * 1e9) / result.transitions, workersNs: (Math.max(0, total - coordinator) * 1e9) / result.transitions } };
+}
+
+/** Medians of CPU splits (null when none could be read). */
+function cpuMedians(splits: (CpuSplit | null)[]): CpuSplit | null {
+  const known = splits.filter((c): c is CpuSplit => c !== null);
+  return known.length > 0 ? { coordinatorNs: median(known.map((c) => c.coordinatorNs)), workersNs: median(known.map((c) => c.workersNs)) } : null;
+}
+
 export interface ExplorerBench {
   game: string;
   level: number;
@@ -41,9 +87,9 @@ export interface ExplorerBench {
   naive: Timing;
   naiveMaxNodes: number;
   /** Transitions per second by worker count (the default claim mode, see COORDINATOR_CLAIMS). */
-  workers: { workers: number; transitions: Timing; states: Timing; bytesPerState: number }[];
+  workers: { workers: number; transitions: Timing; states: Timing; bytesPerState: number; cpu: CpuSplit | null }[];
   /** At 2 workers, the claim mode the default does not pick there, and its per-round ratio to the default. */
-  otherClaim: { workers: number; claimIn: 'workers' | 'coordinator'; transitions: Timing; vsDefault: Timing } | null;
+  otherClaim: { workers: number; claimIn: 'workers' | 'coordinator'; transitions: Timing; vsDefault: Timing; cpu: CpuSplit | null } | null;
   /**
    * Ratios taken within each round (rounds run every configuration back to back, so the shared
    * machine's slow drift cancels), with their medians: 1 worker to the raw loop and to the naive
@@ -68,11 +114,12 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
   const { game } = loaded;
   const states = bfsStates(game, level, maxNodes);
   const naive: number[] = [];
-  const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0 }));
+  const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0, cpu: [] as (CpuSplit | null)[] }));
   const ceiling = workerCounts.map(() => [] as number[]);
   const two = workerCounts.indexOf(2);
   const otherMode = two >= 0 ? (2 <= COORDINATOR_CLAIMS ? 'workers' : 'coordinator') : null;
   const other: number[] = [];
+  const otherCpu: (CpuSplit | null)[] = [];
   for (let round = 0; round <= reps; round++) {
     const keep = round > 0;
     for (const [i, k] of workerCounts.entries()) {
@@ -84,16 +131,18 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
     if (keep) naive.push(n);
     for (const [i, k] of workerCounts.entries()) {
       collectGarbage();
-      const { result } = await exploreGraph(loaded, { level, workers: k, maxNodes });
+      const { result, cpu } = await explore(loaded, { level, workers: k, maxNodes });
       runs[i].bytesPerState = result.bytesPerState;
       if (!keep) continue;
       runs[i].transitions.push(result.transitionsPerSecond);
       runs[i].states.push(result.nodes / result.seconds);
+      runs[i].cpu.push(cpu);
     }
     if (otherMode) {
       collectGarbage();
-      const { result } = await exploreGraph(loaded, { level, workers: 2, maxNodes, claimIn: otherMode });
+      const { result, cpu } = await explore(loaded, { level, workers: 2, maxNodes, claimIn: otherMode });
       if (keep) other.push(result.transitionsPerSecond);
+      if (keep) otherCpu.push(cpu);
     }
   }
   const one = runs[0].transitions;
@@ -105,13 +154,13 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
     raw: timing(raw),
     naive: timing(naive),
     naiveMaxNodes,
-    workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i].transitions), states: timing(runs[i].states), bytesPerState: runs[i].bytesPerState })),
+    workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i].transitions), states: timing(runs[i].states), bytesPerState: runs[i].bytesPerState, cpu: cpuMedians(runs[i].cpu) })),
     paired: {
       oneVsRaw: perRound(one, raw),
       oneVsNaive: perRound(one, naive),
       vsOneWorker: workerCounts.map((k, i) => ({ workers: k, ratio: perRound(runs[i].transitions, one) })),
     },
     ceiling: workerCounts.map((k, i) => ({ threads: k, transitions: timing(ceiling[i]), vsOneThread: perRound(ceiling[i], raw) })),
-    otherClaim: otherMode ? { workers: 2, claimIn: otherMode, transitions: timing(other), vsDefault: perRound(other, runs[two].transitions) } : null,
+    otherClaim: otherMode ? { workers: 2, claimIn: otherMode, transitions: timing(other), vsDefault: perRound(other, runs[two].transitions), cpu: cpuMedians(otherCpu) } : null,
   };
 }
