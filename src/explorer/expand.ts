@@ -393,7 +393,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
    */
   const claimDeferred = (t: SharedTable, p: PendingSuccessors): void => {
     // The coordinator sizes batches so that this cannot happen (a state has at most its moves as successors).
-    if (p.count + deferred > TICKETS_PER_BATCH) throw new RangeError(`more than ${TICKETS_PER_BATCH} pending successors in one batch`);
+    if ((tickets % TICKETS_PER_BATCH) + p.count + deferred > TICKETS_PER_BATCH) throw new RangeError(`more than ${TICKETS_PER_BATCH} pending successors in one batch`);
     let next = p.count;
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
