@@ -118,18 +118,14 @@ export class BatchMerger {
         const v = node[k];
         if (v >= 0) continue;
         const p = -1 - v;
-        let id = mine[p];
+        let id = this.numbered(r, p, mine);
         if (id < 0) {
-          const found = outcome[p] & FOUND;
-          if (found) id = this.tickets.get(r.ticket[p]);
-          if (id < 0) {
-            id = this.number(outcome[p] & ~FOUND, bytes, p > 0 ? bytesEnd[p - 1] : 0, bytesEnd[p]);
-            table.setId(r.generation === table.generation ? r.slot[p] : table.find(lo[p], hi[p]), id);
-            // Numbered before its claimer's record: that record will look here.
-            if (found) this.tickets.set(r.ticket[p], id);
-          }
-          mine[p] = id;
+          id = this.number(outcome[p] & ~FOUND, bytes, p > 0 ? bytesEnd[p - 1] : 0, bytesEnd[p]);
+          table.setId(r.generation === table.generation ? r.slot[p] : table.find(lo[p], hi[p]), id);
+          // Numbered before its claimer's record: that record will look here.
+          if (outcome[p] & FOUND) this.tickets.set(r.ticket[p], id);
         }
+        mine[p] = id;
         node[k] = id;
       }
       this.steps += r.steps[merged];
