@@ -7,6 +7,7 @@ import { loadGameModule } from '../src/suite/index.js';
 // start for all it imports (a whole stage costs about 0.1 s and 10 MB more a thread).
 import { expandAndClaim, expandBatch, Scratch, type ExpandTask } from '../src/explorer/expand.js';
 import { SharedTable, type TableHandle } from '../src/explorer/shared-table.js';
+import { TicketSource, type TicketsHandle } from '../src/explorer/tickets.js';
 import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 
 /** The thread's arrays, reused by every batch (each result is packed before the next batch starts). */
@@ -14,16 +15,16 @@ const scratch = new Scratch();
 
 /**
  * A batch (its packed buffer, shared), to claim its successors in the shared fingerprint table
- * the table's handle and the batch's first ticket, and where the watchdog reads its progress
+ * the table's and the tickets' handles, and where the watchdog reads its progress
  * (src/parallel/watchdog.ts).
  */
-export default async function expand(message: { buffer: SharedArrayBuffer; table?: TableHandle; tickets?: number; progress?: SharedArrayBuffer }): Promise<unknown> {
+export default async function expand(message: { buffer: SharedArrayBuffer; table?: TableHandle; tickets?: TicketsHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
   // Started (loading the game's module is the game's code too), on this thread.
   const progress = markStarted(message.progress, threadId);
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
-  const result = message.table ? expandAndClaim(game, task, new SharedTable(message.table), message.tickets ?? 0, scratch, progress) : expandBatch(game, task, scratch, progress);
+  const result = message.table && message.tickets ? expandAndClaim(game, task, new SharedTable(message.table), new TicketSource(message.tickets), scratch, progress) : expandBatch(game, task, scratch, progress);
   markFinished(progress);
   // Not moved: transferring would detach it here (see wire.ts).
   return packMessage(result);

@@ -13,7 +13,7 @@ import { FrontierQueue } from './frontier.js';
 import { analysisBytes, budgetBytes, MemoryProbe, workerHeapMb } from './memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
-import { Tickets, TICKETS_PER_BATCH } from './tickets.js';
+import { MAX_TICKET, TICKET_BLOCK, TicketIds } from './tickets.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
 import { MAX_EDGES, Store } from './store.js';
 import type { PythonExploreInfo } from '../python/index.js';
@@ -50,8 +50,6 @@ export interface ExploreOptions {
   claimIn?: 'workers' | 'coordinator';
   /** Slots the fingerprint table starts with (tests start small to make it grow). */
   tableSlots?: number;
-  /** Batches that claim under tickets at once, at most (tests use a few, to make batches wait for tickets; see tickets.ts). */
-  ticketRing?: number;
   /** A game step in a worker that does not return within this many seconds stops the exploration with a GameCrash of kind 'hang' (default 10). */
   stepSeconds?: number;
 }
@@ -148,18 +146,19 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   return coordinator.finish();
 }
 
-/** A batch handed out: its states (kept to expand a remainder again), its place in sending order, where it runs. */
+/** A batch handed out: its states (kept to expand a remainder again), and whether its worker claims its successors. */
 interface Batch {
   ids: Int32Array;
   states: Uint8Array;
   ends: Uint32Array;
-  seq: number;
-  /** The first ticket its worker claims under (a ClaimedBatch comes back), or -1 (an ExpandResult). */
-  tickets: number;
+  /** A ClaimedBatch comes back, else an ExpandResult. */
+  claimed: boolean;
 }
 
 /** The table grows by half when its claims pass this share of its slots. */
 const GROW_AT = 0.75;
+/** States a batch carries at most. */
+const MAX_BATCH_STATES = 4096;
 
 /** One exploration's state: the store of the graph so far, the shared table, the frontier, the batches in flight and the budgets. */
 class Coordinator {
@@ -168,9 +167,8 @@ class Coordinator {
   private table: SharedTable;
   private readonly queue = new FrontierQueue();
   private readonly merger: BatchMerger;
-  private readonly tickets: Tickets;
-  /** Batches sent so far. */
-  private sent = 0;
+  /** The ids of the tickets workers claim under (when they claim). */
+  private readonly tickets = new TicketIds();
   private readonly workers: number;
   private readonly expander: Expander;
   private readonly inflight = new OrderedRunner<Batch, ClaimedBatch | ExpandResult>();
@@ -184,8 +182,6 @@ class Coordinator {
   // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
   // of a task is then noise, and a batch still takes only tens of milliseconds.
   private readonly targetSteps: number;
-  /** States a batch carries at most: 4096, fewer where a batch that claims could pass its tickets. */
-  private readonly maxBatchStates: number;
   private stepsPerState: number;
   private expandedCount = 0;
   private stopReason: StopReason | null = null;
@@ -196,6 +192,8 @@ class Coordinator {
   /** What is left of a batch the table had no room for, to expand again once it has grown. */
   private remainder: Batch | undefined;
   private readonly claimInWorkers: boolean;
+  /** Moves a state has at most (its successors). */
+  private readonly moves: number;
   private readonly watchdog: Watchdog;
 
   constructor(
@@ -223,12 +221,11 @@ class Coordinator {
     const expected = Math.min(Number.isFinite(this.maxNodes) ? this.maxNodes + 2 * moves : 0, 2 ** 24);
     this.table = SharedTable.create(options.tableSlots ?? Math.max(2 ** 16, Math.ceil(expected / GROW_AT) + 1, 4 * (this.workers + 1) * (RESERVE_BLOCK + moves)));
     this.table.insertAt(-1 - this.table.lookup(root.lo, root.hi), root.lo, root.hi, 0);
-    this.tickets = new Tickets(options.ticketRing);
+    this.moves = moves;
     this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.tickets, (count) => this.makeRoom(count));
     this.store.addNode(root.status === 'won' ? NodeFlag.WON | (opened.lastLevel ? NodeFlag.COMPLETE : 0) : root.status === 'lost' ? NodeFlag.LOST : 0, 0);
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
     this.targetSteps = options.batchSteps ?? opened.batchSteps ?? 32_768;
-    this.maxBatchStates = this.claimInWorkers ? Math.min(4096, Math.floor(TICKETS_PER_BATCH / moves)) : 4096;
     this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
     this.limits = {
       nodes: Math.min(this.maxNodes, MAX_NODES),
@@ -263,9 +260,7 @@ class Coordinator {
   private merge(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
     if (!this.room(r.node.length)) return this.stop('max-memory');
-    const claimed = batch.tickets >= 0;
-    const done: Merged = claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, batch.tickets, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
-    if (claimed && !done.full) this.tickets.merged(batch.tickets, this.sent - 1);
+    const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
     if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
@@ -275,9 +270,7 @@ class Coordinator {
     if (done.stop) return this.stop(done.stop);
     if (done.full) {
       const start = done.merged > 0 ? batch.ends[done.merged - 1] : 0;
-      // The rest claims under the tickets after the batch's own (a full table is claimed batches only).
-      const tickets = batch.tickets + (r as ClaimedBatch).slot.length;
-      this.remainder = { ...batch, ids: batch.ids.subarray(done.merged), states: batch.states.subarray(start), ends: batch.ends.subarray(done.merged).map((e) => e - start), tickets };
+      this.remainder = { ...batch, ids: batch.ids.subarray(done.merged), states: batch.states.subarray(start), ends: batch.ends.subarray(done.merged).map((e) => e - start) };
       this.growNeeded = true;
       return;
     }
@@ -323,13 +316,13 @@ class Coordinator {
     return this.store.bytes + this.table.bytes + this.tickets.bytes;
   }
 
-  /** Starts a batch on the expander, where the workers claim its successors under tickets from `tickets` on, or not (-1). */
-  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, tickets: number, first = false): void {
+  /** Starts a batch on the expander, where the workers claim its successors or not. */
+  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, claimed: boolean, first = false): void {
     const { opened, expander } = this;
-    const batch: Batch = { ids, states, ends, seq: this.sent++, tickets };
+    const batch: Batch = { ids, states, ends, claimed };
     // The root's batch checks every transition's identity: a fault at reset is seen at once.
     const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
-    const result: Promise<ClaimedBatch | ExpandResult> = tickets >= 0 ? expander.runAndClaim!(task, this.table.handle, tickets) : expander.run(task);
+    const result: Promise<ClaimedBatch | ExpandResult> = claimed ? expander.runAndClaim!(task, this.table.handle, this.tickets.handle) : expander.run(task);
     if (first) this.inflight.addFirst(batch, result);
     else this.inflight.add(batch, result);
   }
@@ -338,27 +331,19 @@ class Coordinator {
   private dispatch(): void {
     const { queue, inflight, workers } = this;
     if (this.growNeeded || this.stopReason !== null) return;
-    const batchStates = Math.min(this.maxBatchStates, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
+    const batchStates = Math.min(MAX_BATCH_STATES, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
     while (queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
-      let tickets = -1;
-      if (this.claimInWorkers) {
-        // A batch that claims waits for a ring entry of its own (merging batches frees them).
-        tickets = this.tickets.open(this.sent);
-        if (tickets < 0) break;
+      if (this.claimInWorkers && this.tickets.drawn + (inflight.size + 1) * MAX_BATCH_STATES * this.moves + workers * TICKET_BLOCK > MAX_TICKET) {
+        // The batches in flight and this one could draw more tickets than a tag can name (2^31 claims).
+        this.stop(this.limits.nodeReason);
+        return;
       }
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      this.launch(batch.ids, batch.states, batch.ends, tickets);
+      this.launch(batch.ids, batch.states, batch.ends, this.claimInWorkers);
     }
-  }
-
-  /** The oldest batch sent and not merged (Infinity: none). */
-  private oldestUnmerged(): number {
-    let min = Infinity;
-    for (const b of this.inflight.tasks) min = Math.min(min, b.seq);
-    return min;
   }
 
   /**
@@ -414,9 +399,9 @@ class Coordinator {
         if (this.stopReason !== null) break;
       }
       if (this.remainder && !this.growNeeded) {
-        const { ids, states, ends, tickets } = this.remainder;
+        const { ids, states, ends, claimed } = this.remainder;
         this.remainder = undefined;
-        this.launch(ids, states, ends, tickets, true);
+        this.launch(ids, states, ends, claimed, true);
       }
       this.dispatch();
       if (inflight.size === 0 && !this.remainder) break;
@@ -427,7 +412,6 @@ class Coordinator {
       }
       const { task, result } = await this.nextBatch();
       this.merge(task, result);
-      this.tickets.retire(this.oldestUnmerged());
       if (!this.growNeeded && this.table.claims > GROW_AT * this.table.capacity) this.growNeeded = true;
       if (this.options.signal?.aborted) this.stop('interrupted');
       if (performance.now() > this.deadline) this.stop('max-seconds');
@@ -443,7 +427,7 @@ class Coordinator {
     const lo = new Uint32Array(n);
     const hi = new Uint32Array(n);
     this.table.forEach((l, h, tag) => {
-      const id = tag - ID_BASE;
+      const id = tag >= ID_BASE ? tag - ID_BASE : this.tickets.get(-1 - tag);
       if (id >= 0 && id < n) {
         lo[id] = l;
         hi[id] = h;

@@ -7,15 +7,13 @@
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
 import { clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
-import { FOUND_TICKET, type SharedTable } from './shared-table.js';
-import { TICKETS_PER_BATCH } from './tickets.js';
+import { CLAIMED, FOUND_TICKET, type SharedTable } from './shared-table.js';
+import type { TicketSource } from './tickets.js';
 import { PROGRESS_SLOTS } from '../parallel/index.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
 export const StepOutcome = { PLAYING: 0, WON: 1, LOST: 2 } as const;
 
-/** Set on a pending successor's outcome when the batch found it claimed by another (not claimed it itself). */
-export const FOUND = 0x80;
 
 /** A batch of frontier states to expand: their canonical bytes back to back. */
 export interface ExpandTask {
@@ -216,11 +214,9 @@ export interface ClaimedBatch {
   /** Per record: the target's node id (>= 0), or -1 - p for pending successor p. */
   node: Int32Array;
   /**
-   * Pending successors: table slot (in generation `generation`), fingerprint halves, outcome (| FOUND
-   * when the batch found it claimed, not claimed it), the ticket found (FOUND only; one the batch
-   * claimed itself is its own ring entry and index p, see tickets.ts).
+   * Pending successors (claimed, not numbered yet when the worker looked): the ticket the batch
+   * claimed it under or found it claimed under, fingerprint halves, outcome.
    */
-  slot: Int32Array;
   ticket: Int32Array;
   lo: Uint32Array;
   hi: Uint32Array;
@@ -228,7 +224,6 @@ export interface ClaimedBatch {
   /** Canonical bytes of the playing pending successors back to back, and each one's end offset. */
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
-  generation: number;
   /** The table reached its limit before state `expanded`: the rest is to be expanded again once it has grown. */
   full?: boolean;
   error?: ExpandResult['error'];
@@ -248,7 +243,6 @@ export class Scratch {
 /** Pending successors of a batch, in growing typed arrays. */
 export class PendingSuccessors {
   count = 0;
-  slot = new Int32Array(256);
   ticket = new Int32Array(256);
   lo = new Uint32Array(256);
   hi = new Uint32Array(256);
@@ -265,9 +259,8 @@ export class PendingSuccessors {
   }
 
   /** Adds one and returns its index. */
-  add(slot: number, ticket: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
-    if (this.count === this.slot.length) {
-      this.slot = doubled(this.slot);
+  add(ticket: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
+    if (this.count === this.ticket.length) {
       this.ticket = doubled(this.ticket);
       this.lo = doubled(this.lo);
       this.hi = doubled(this.hi);
@@ -275,7 +268,6 @@ export class PendingSuccessors {
       this.bytesEnd = doubled(this.bytesEnd);
     }
     const p = this.count++;
-    this.slot[p] = slot;
     this.ticket[p] = ticket;
     this.lo[p] = lo;
     this.hi[p] = hi;
@@ -312,9 +304,9 @@ function doubled<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(
  * classes). With a table, the successors of a state that no earlier state of the batch reached
  * are claimed there once its moves are done (a node id, or pending), one claim after another so
  * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
- * Pending successor p is claimed under ticket `tickets + p`.
+ * Claims are made under tickets from `tickets`.
  */
-function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, tickets: number, scratch: Scratch | undefined, progress: Int32Array | undefined) {
+function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, tickets: TicketSource | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
   // Where the watchdog sees this batch (src/parallel/watchdog.ts): state, action code (-1: the state itself), a beat.
   const at = progress ?? new Int32Array(PROGRESS_SLOTS);
@@ -338,7 +330,6 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   let deferred = 0;
   let deferredRecord = new Int32Array(64);
   let claimedAs = new Int32Array(64);
-  let claimedSlot = new Int32Array(64);
   let claimedTicket = new Int32Array(64);
   const deferredNext: unknown[] = [];
   const deferredBytes: Uint8Array[] = [];
@@ -372,7 +363,6 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       if (deferred === deferredRecord.length) {
         deferredRecord = doubled(deferredRecord);
         claimedAs = doubled(claimedAs);
-        claimedSlot = doubled(claimedSlot);
         claimedTicket = doubled(claimedTicket);
       }
       deferredRecord[deferred] = rec.count;
@@ -387,20 +377,24 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   };
 
   /**
-   * Claims the state's new successors back to back, then settles each: a node id, or pending with
-   * its outcome and bytes. The pending ones are added in order, so each is claimed under the ticket
-   * of the index it will have.
+   * Claims the state's new successors back to back, then settles each: a node id (the table's, or
+   * the one the coordinator wrote for the ticket found), or pending with its ticket, outcome and
+   * bytes.
    */
-  const claimDeferred = (t: SharedTable, p: PendingSuccessors): void => {
-    // The coordinator sizes batches so that this cannot happen (a state has at most its moves as successors).
-    if ((tickets % TICKETS_PER_BATCH) + p.count + deferred > TICKETS_PER_BATCH) throw new RangeError(`more than ${TICKETS_PER_BATCH} pending successors in one batch`);
-    let next = p.count;
+  const claimDeferred = (t: SharedTable, source: TicketSource, p: PendingSuccessors): void => {
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
-      const id = (claimedAs[j] = t.claim(rec.lo[r], rec.hi[r], tickets + next));
-      claimedSlot[j] = t.slot;
-      claimedTicket[j] = t.ticket;
-      if (id < 0) next++;
+      const ticket = source.peek();
+      let id = t.claim(rec.lo[r], rec.hi[r], ticket);
+      if (id === CLAIMED) {
+        source.take();
+        claimedTicket[j] = ticket;
+      } else if (id === FOUND_TICKET) {
+        claimedTicket[j] = t.ticket;
+        const known = source.get(t.ticket);
+        if (known >= 0) id = known;
+      }
+      claimedAs[j] = id;
     }
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
@@ -413,8 +407,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       at[2] = actionCode(current);
       at[3]++;
       const o = outcomeOf(game.status(deferredNext[j]));
-      const found = id === FOUND_TICKET;
-      rec.node[r] = -1 - p.add(claimedSlot[j], found ? claimedTicket[j] : 0, rec.lo[r], rec.hi[r], found ? o | FOUND : o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
+      rec.node[r] = -1 - p.add(claimedTicket[j], rec.lo[r], rec.hi[r], o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
     }
     deferred = 0;
   };
@@ -456,7 +449,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
           visit(current, c.cells);
         }
       }
-      if (table) claimDeferred(table, pending!);
+      if (table) claimDeferred(table, tickets!, pending!);
     } catch (err) {
       // Records of this state past recordEnds[s - 1] are ignored by the coordinator.
       error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
@@ -472,7 +465,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
 export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
-  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, 0, scratch, progress);
+  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, undefined, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -492,8 +485,8 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, pro
   return result;
 }
 
-/** Expands the batch and claims its successors in the shared table under tickets from `tickets` on (a JavaScript worker's whole job). */
-export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, tickets: number, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
+/** Expands the batch and claims its successors in the shared table under tickets from `tickets` (a JavaScript worker's whole job). */
+export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, tickets: TicketSource, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
   const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, table, tickets, scratch, progress);
   const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
   const p = pending!;
@@ -505,14 +498,12 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
     cells: rec.cells.subarray(0, r),
     action: rec.action.subarray(0, r),
     node: rec.node.subarray(0, r),
-    slot: p.slot.subarray(0, p.count),
     ticket: p.ticket.subarray(0, p.count),
     lo: p.lo.subarray(0, p.count),
     hi: p.hi.subarray(0, p.count),
     outcome: p.outcome.subarray(0, p.count),
     bytes: p.bytes.subarray(0, p.bytesLength),
     bytesEnd: p.bytesEnd.subarray(0, p.count),
-    generation: table.generation,
   };
   if (full) result.full = true;
   if (error) result.error = error;

@@ -3,6 +3,7 @@ import type { Game } from '../engine/index.js';
 import { sharedPool, type Watchdog } from '../parallel/index.js';
 import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { TableHandle } from './shared-table.js';
+import type { TicketsHandle } from './tickets.js';
 import { packMessage, unpackMessage } from './wire.js';
 import { workerHeapMb } from './memory.js';
 
@@ -18,8 +19,8 @@ export interface Expander {
   /** False while the pool's threads are still starting (no batch runs on the coordinator's thread meanwhile: game code never does). */
   readonly ready: boolean;
   run(task: ExpandTask): Promise<ExpandResult>;
-  /** Claims under the tickets from `tickets` on (see tickets.ts). */
-  runAndClaim?(task: ExpandTask, table: TableHandle, tickets: number): Promise<ClaimedBatch>;
+  /** Claims in `table` under tickets drawn from `tickets` (see tickets.ts). */
+  runAndClaim?(task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch>;
 }
 
 /** Result arrays the coordinator keeps past the merge: successor bytes, in the frontier. */
@@ -35,10 +36,10 @@ export function poolExpander(workers: number, module: string, level: number, wat
   const pool = sharedPool('expand', workers, heapMb);
   // Packed per attempt: a batch whose thread was terminated under another's hang runs again.
   // Posted, not transferred (see wire.ts: a detached buffer slows every typed array of this thread).
-  const send = (task: ExpandTask, claim?: { table: TableHandle; tickets: number }): Promise<SharedArrayBuffer> =>
+  const send = (task: ExpandTask, claim?: { table: TableHandle; tickets: TicketsHandle }): Promise<SharedArrayBuffer> =>
     watchdog.run(pool, (progress) => pool.run<SharedArrayBuffer>({ buffer: packMessage(task), ...claim, progress }));
   const run = async (task: ExpandTask): Promise<ExpandResult> => unpackMessage<ExpandResult>(await send(task), KEPT);
-  const runAndClaim = async (task: ExpandTask, table: TableHandle, tickets: number): Promise<ClaimedBatch> => unpackMessage<ClaimedBatch>(await send(task, { table, tickets }), KEPT);
+  const runAndClaim = async (task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch> => unpackMessage<ClaimedBatch>(await send(task, { table, tickets }), KEPT);
   let failed = false;
   if (!pool.started) {
     for (let i = 0; i < workers; i++) run({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0) }).catch(() => (failed = true));

@@ -2,15 +2,16 @@
  * Merging expanded batches into the graph, strictly in queue order: each parent's records become
  * its edges, and each new successor is numbered at the first record, in this order, that reaches
  * it, which is where a sequential breadth-first search numbers it. Two kinds of batch: claimed in
- * the shared table by the workers (ClaimedBatch: known successors come as ids, new ones as pending,
- * named by tickets) or not (ExpandResult: the coordinator alone writes the table, as it merges).
+ * the shared table by the workers (ClaimedBatch: known successors come as ids, the others as
+ * pending, named by tickets) or not (ExpandResult: the coordinator alone writes the table, as it
+ * merges).
  */
 import { NodeFlag } from '../graph/index.js';
-import { FOUND, StepOutcome, type ClaimedBatch, type ExpandResult } from './expand.js';
+import { StepOutcome, type ClaimedBatch, type ExpandResult } from './expand.js';
 import type { FrontierQueue } from './frontier.js';
 import type { SharedTable } from './shared-table.js';
 import type { Store } from './store.js';
-import type { Tickets } from './tickets.js';
+import type { TicketIds } from './tickets.js';
 
 export type LimitReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-memory';
 
@@ -54,7 +55,7 @@ export class BatchMerger {
     /** The current table (it is replaced when it grows). */
     private readonly table: () => SharedTable,
     /** The ids of the tickets workers claim under (ClaimedBatch). */
-    private readonly tickets: Tickets,
+    private readonly tickets: TicketIds,
     /**
      * For batches nobody claimed (the coordinator alone writes the table): grows the table when
      * `count` more entries would pass its load; false when the memory budget has no room for it.
@@ -83,27 +84,14 @@ export class BatchMerger {
     return undefined;
   }
 
-  /**
-   * The id of pending successor p if an earlier record has numbered it, else -1: `mine` holds the
-   * ids of the batch's own pending successors (its tickets); one it found claimed by another batch
-   * has the ticket it found there, resolved in that batch's ids.
-   */
-  private numbered(r: ClaimedBatch, p: number, mine: Int32Array): number {
-    const id = mine[p];
-    return id >= 0 || !(r.outcome[p] & FOUND) ? id : this.tickets.get(r.ticket[p]);
-  }
-
-  /** Merges a batch its worker claimed under tickets from `tickets` on, parent by parent from `ids[0]`. */
-  mergeClaimed(ids: Int32Array, r: ClaimedBatch, tickets: number, limits: Limits): Merged {
-    const table = this.table();
-    const { recordEnds, node, lo, hi, outcome, bytes, bytesEnd } = r;
-    const mine = this.tickets.range(tickets, r.slot.length);
+  /** Merges a batch its worker claimed in the table, parent by parent from `ids[0]`: a pending successor is numbered at its ticket's first record. */
+  mergeClaimed(ids: Int32Array, r: ClaimedBatch, limits: Limits): Merged {
+    const { tickets } = this;
+    const { recordEnds, node, ticket, outcome, bytes, bytesEnd } = r;
     const fresh = (first: number, end: number): number => {
       let count = 0;
-      for (let k = first; k < end; k++) {
-        const p = -1 - node[k];
-        if (p >= 0 && this.numbered(r, p, mine) < 0) count++;
-      }
+      // A parent's records are distinct successors: distinct tickets.
+      for (let k = first; k < end; k++) if (node[k] < 0 && tickets.get(ticket[-1 - node[k]]) < 0) count++;
       return count;
     };
     let merged = 0;
@@ -118,14 +106,11 @@ export class BatchMerger {
         const v = node[k];
         if (v >= 0) continue;
         const p = -1 - v;
-        let id = this.numbered(r, p, mine);
+        let id = tickets.get(ticket[p]);
         if (id < 0) {
-          id = this.number(outcome[p] & ~FOUND, bytes, p > 0 ? bytesEnd[p - 1] : 0, bytesEnd[p]);
-          table.setId(r.generation === table.generation ? r.slot[p] : table.find(lo[p], hi[p]), id);
-          // Numbered before its claimer's record: that record will look here.
-          if (outcome[p] & FOUND) this.tickets.set(r.ticket[p], id);
+          id = this.number(outcome[p], bytes, p > 0 ? bytesEnd[p - 1] : 0, bytesEnd[p]);
+          tickets.set(ticket[p], id);
         }
-        mine[p] = id;
         node[k] = id;
       }
       this.steps += r.steps[merged];

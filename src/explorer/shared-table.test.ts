@@ -21,34 +21,35 @@ describe('SharedTable', () => {
       const key = `${lo}:${hi}`;
       if (table.claims > 0.75 * table.capacity) table = table.grown(Math.ceil(table.capacity * 1.5));
       expect(table.reserve(1)).toBe(true);
-      const got = table.claim(lo, hi, next);
+      const got = table.claim(lo, hi, 3 * next);
       const known = truth.get(key);
       if (known === undefined) {
         expect(got).toBe(CLAIMED);
-        expect(table.tag(table.slot)).toBe(-1 - next);
-        table.setId(table.slot, next);
-        truth.set(key, next++);
+        expect(table.tag(table.slot)).toBe(-1 - 3 * next);
+        truth.set(key, 3 * next++);
       } else {
-        expect(got).toBe(known);
+        expect(got).toBe(FOUND_TICKET);
+        expect(table.ticket).toBe(known);
       }
       expect(table.find(lo, hi)).toBe(table.slot);
     }
     table.release();
     expect(table.generation).toBeGreaterThan(2);
-    for (const [key, id] of truth) {
+    // Growing kept every tag as it was.
+    for (const [key, ticket] of truth) {
       const [lo, hi] = key.split(':').map(Number);
-      expect(table.tag(table.find(lo, hi))).toBe(id + ID_BASE);
+      expect(table.tag(table.find(lo, hi))).toBe(-1 - ticket);
     }
     let entries = 0;
     table.forEach((lo, hi, tag) => {
       entries++;
-      expect(truth.get(`${lo}:${hi}`)).toBe(tag - ID_BASE);
+      expect(truth.get(`${lo}:${hi}`)).toBe(-1 - tag);
     });
     expect(entries).toBe(truth.size);
     expect(table.find(12345, 678)).toBe(-1);
   });
 
-  it('reports a fingerprint claimed and not numbered yet by its claimer\'s ticket, then by its id', () => {
+  it('reports a fingerprint a thread claimed by its claimer\'s ticket, and one the coordinator inserted by its id', () => {
     const table = SharedTable.create(4096);
     table.reserve(3);
     const last = 2 ** 31 - 1;
@@ -58,8 +59,9 @@ describe('SharedTable', () => {
     expect(table.claim(9, 10, 0)).toBe(CLAIMED);
     expect(table.claim(9, 10, 3)).toBe(FOUND_TICKET);
     expect(table.ticket).toBe(0);
-    table.setId(table.find(7, 8), 41);
-    expect(table.claim(7, 8, 6)).toBe(41);
+    table.insertAt(-1 - table.lookup(11, 12), 11, 12, 41);
+    expect(table.claim(11, 12, 6)).toBe(41);
+    expect(table.tag(table.find(11, 12))).toBe(41 + ID_BASE);
   });
 
   it('refuses reservations past its limit, so claims never fill it', () => {

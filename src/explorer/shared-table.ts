@@ -4,11 +4,11 @@
  * TLC's FPSet work), so a worker learns on its own whether a successor is new.
  *
  * A slot is three 32-bit words: a tag, then the fingerprint's low and high halves. The tag says
- * EMPTY, CLAIMING (a thread is writing the fingerprint), a ticket (claimed, its node id not known
- * yet: the claimer's provisional name for it, see tickets.ts) or id + ID_BASE. A thread claims an
- * empty slot with Atomics.compareExchange on the tag, writes the fingerprint, then publishes its
- * ticket; a reader that meets CLAIMING waits for it. The coordinator writes the node id into the
- * tag once it has numbered the state.
+ * EMPTY, CLAIMING (a thread is writing the fingerprint), a ticket (claimed by a worker: its name
+ * for the state, whose node id the coordinator writes elsewhere, see tickets.ts) or id + ID_BASE
+ * (inserted by the coordinator, which numbers as it inserts). A thread claims an empty slot with
+ * Atomics.compareExchange on the tag, writes the fingerprint, then publishes its ticket; a reader
+ * that meets CLAIMING waits for it. A tag, once published, never changes.
  *
  * Home slots are the fingerprint's low half scaled to the capacity (not masked), so the capacity
  * needs not be a power of two: the table grows by half (load stays between 0.5 and 0.75, not 0.375
@@ -119,8 +119,8 @@ export class SharedTable {
 
   /**
    * Looks the fingerprint up, claiming an empty slot for it under `ticket` (>= 0) when absent
-   * (within a reservation). Returns its node id (>= 0), FOUND_TICKET (claimed by a batch under
-   * `this.ticket`, not numbered yet) or CLAIMED (this call claimed it); `slot` is where it is.
+   * (within a reservation). Returns its node id (>= 0), FOUND_TICKET (claimed under
+   * `this.ticket`) or CLAIMED (this call claimed it); `slot` is where it is.
    */
   claim(lo: number, hi: number, ticket: number): number {
     return this.probe(lo, hi, -1 - ticket);
@@ -200,19 +200,9 @@ export class SharedTable {
     this.counter[RESERVED]++;
   }
 
-  /** The tag of a slot (ID_BASE + id once numbered, -1 - ticket before). */
+  /** The tag of a slot (ID_BASE + id, or -1 - ticket). */
   tag(slot: number): number {
     return Atomics.load(this.pages[slot >>> PAGE_BITS], WORDS * (slot & PAGE_MASK));
-  }
-
-  /**
-   * Publishes a claimed slot's node id (the coordinator, once it has numbered the state). A plain
-   * store: a thread that still reads the ticket reports it, which the coordinator resolves anyway,
-   * and a batch sent after this sees the id (sending a message orders memory).
-   * An atomic store would wait for the slot's cache line; this one does not.
-   */
-  setId(slot: number, id: number): void {
-    this.pages[slot >>> PAGE_BITS][WORDS * (slot & PAGE_MASK)] = id + ID_BASE;
   }
 
   /** Calls `fn(lo, hi, tag)` for every occupied slot, in slot order (halves unsigned, as fingerprints are). */

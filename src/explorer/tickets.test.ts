@@ -1,49 +1,71 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { RING, TICKETS_PER_BATCH, Tickets } from './tickets.js';
+import { PACKAGE_ROOT } from '../suite/index.js';
+import { MAX_TICKET, TICKET_BLOCK, TicketIds, TicketSource, TicketView } from './tickets.js';
 
-describe('Tickets', () => {
-  it('names each batch by its ring entry, and resolves its tickets to the ids set, from any view', () => {
-    const tickets = new Tickets();
-    expect(tickets.open(0)).toBe(0);
-    expect(tickets.open(1)).toBe(TICKETS_PER_BATCH);
-    expect(tickets.open(RING - 1)).toBe((RING - 1) * TICKETS_PER_BATCH);
-    // The last ticket of the last entry is the largest a table's tag can hold (-1 - ticket is an Int32).
-    expect(RING * TICKETS_PER_BATCH - 1).toBe(2 ** 31 - 1);
-    const mine = tickets.range(TICKETS_PER_BATCH, 5000);
-    expect([...mine.subarray(0, 3)]).toEqual([-1, -1, -1]);
-    mine[4] = 17;
-    expect(tickets.get(TICKETS_PER_BATCH + 4)).toBe(17);
-    // Another batch numbers a claim of this one far past what it has asked for: the entry grows.
-    tickets.set(TICKETS_PER_BATCH + 300_000, 9);
-    expect(tickets.get(TICKETS_PER_BATCH + 300_000)).toBe(9);
-    expect(tickets.get(TICKETS_PER_BATCH + 4)).toBe(17);
-    expect(tickets.get(TICKETS_PER_BATCH + 299_999)).toBe(-1);
-    // A remainder goes on after its batch's tickets, in the same entry.
-    const rest = tickets.range(TICKETS_PER_BATCH + 5000, 10);
-    rest[0] = 23;
-    expect(tickets.get(TICKETS_PER_BATCH + 5000)).toBe(23);
-    expect(tickets.range(TICKETS_PER_BATCH, 5)[4]).toBe(17);
+describe('tickets', () => {
+  it('resolve to the ids the coordinator wrote, in every view of them, and to -1 before', () => {
+    const ids = new TicketIds();
+    expect(ids.get(0)).toBe(-1);
+    expect(ids.get(MAX_TICKET)).toBe(-1);
+    ids.set(0, 0);
+    ids.set(7, 41);
+    // Past the first chunk of ids: a second one is added.
+    ids.set(2 ** 26 + 3, 9);
+    // A worker's view, from a handle cloned as postMessage clones it.
+    const view = new TicketView(structuredClone(ids.handle));
+    for (const v of [ids, view]) {
+      expect([v.get(0), v.get(7), v.get(8), v.get(2 ** 26 + 3), v.get(2 ** 26 + 2)]).toEqual([0, 41, -1, 9, -1]);
+    }
+    // A view taken before a chunk existed reads its tickets as not numbered yet.
+    const early = new TicketView(structuredClone({ ...ids.handle, chunks: ids.handle.chunks.slice(0, 1) }));
+    expect([early.get(7), early.get(2 ** 26 + 3)]).toEqual([41, -1]);
   });
 
-  it('gives an entry to a new batch only once every batch sent before its own was merged is merged', () => {
-    const tickets = new Tickets(3);
-    expect([0, 1, 2].map((seq) => tickets.open(seq))).toEqual([0, 1, 2].map((e) => e * TICKETS_PER_BATCH));
-    tickets.range(0, 4).fill(5);
-    // Entry 0 is still in use by batch 0.
-    expect(tickets.open(3)).toBe(-1);
-    // Batch 0 is merged while batches up to 2 had been sent: they may still report its tickets.
-    tickets.merged(0, 2);
-    tickets.retire(1);
-    expect(tickets.open(3)).toBe(-1);
-    tickets.merged(TICKETS_PER_BATCH, 2);
-    tickets.retire(2);
-    expect(tickets.open(3)).toBe(-1);
-    tickets.merged(2 * TICKETS_PER_BATCH, 2);
-    tickets.retire(Infinity);
-    expect(tickets.open(3)).toBe(0);
-    // A new owner sees none of the old one's ids.
-    expect([...tickets.range(0, 4)]).toEqual([-1, -1, -1, -1]);
-    expect(tickets.open(4)).toBe(TICKETS_PER_BATCH);
-    expect(() => new Tickets(RING + 1)).toThrow(RangeError);
+  it('are drawn a block at a time, each once, and a block of another exploration is not used', () => {
+    const ids = new TicketIds();
+    const source = new TicketSource(ids.handle);
+    // A ticket not claimed under is offered again.
+    expect([source.peek(), source.peek()]).toEqual([0, 0]);
+    const drawn: number[] = [];
+    for (let i = 0; i < TICKET_BLOCK + 10; i++) {
+      drawn.push(source.peek());
+      source.take();
+    }
+    expect(drawn).toEqual(Array.from({ length: TICKET_BLOCK + 10 }, (_, i) => i));
+    expect(ids.drawn).toBe(2 * TICKET_BLOCK);
+    expect(ids.bytes).toBe(8 * TICKET_BLOCK);
+    // Another exploration in the same thread draws from its own counter; back here, a new block.
+    const other = new TicketIds();
+    expect(new TicketSource(other.handle).peek()).toBe(0);
+    const again = new TicketSource(ids.handle);
+    expect(again.peek()).toBe(2 * TICKET_BLOCK);
+  });
+
+  it('never give two threads drawing at once the same ticket', async () => {
+    const ids = new TicketIds();
+    const per = 20_000;
+    // Threads load the built module (npm test builds first), as the pool's workers do.
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      import(${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/explorer/tickets.js')).href)}).then(({ TicketSource }) => {
+        const source = new TicketSource(workerData.handle);
+        const mine = [];
+        for (let i = 0; i < workerData.per; i++) {
+          mine.push(source.peek());
+          if (i % 3 !== 2) source.take();
+        }
+        parentPort.postMessage(mine);
+      });`;
+    const threads = [0, 1, 2, 3].map(() => new Worker(code, { eval: true, workerData: { handle: ids.handle, per } }));
+    const replies = await Promise.all(threads.map((w) => new Promise<number[]>((resolve, reject) => w.once('message', resolve).once('error', reject))));
+    await Promise.all(threads.map((w) => w.terminate()));
+    // Each thread took two tickets in three peeks: the tickets it took are its own.
+    const taken = replies.flatMap((mine) => mine.filter((_, i) => i % 3 !== 2));
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(Math.max(...taken)).toBeLessThan(ids.drawn);
+    expect(ids.drawn).toBeLessThanOrEqual(taken.length + 4 * TICKET_BLOCK);
   });
 });

@@ -1,104 +1,111 @@
 /**
- * Tickets: the provisional names under which workers claim new states in the shared fingerprint
- * table, until the coordinator numbers them (a claimed slot's tag holds its ticket until then,
- * its node id after). A ticket is the claiming batch's ring entry and the claim's index among
- * that batch's pending successors, so the coordinator resolves a ticket a batch found with one
- * read in a small array of a recent batch: no map of early-numbered states, no read of a table
- * slot that another core has just written.
+ * Tickets: the names under which workers claim new states in the shared fingerprint table. A
+ * worker draws a fresh ticket for each claim from a shared counter and writes -1 - ticket in the
+ * slot's tag, which keeps it; the coordinator numbers the state when it merges the first record
+ * that reaches it and writes the id under the ticket, in an array of its own that the workers
+ * read (TicketIds). So the coordinator never writes the table: the ids of a batch's claims sit
+ * side by side (its worker drew them in a row), where the table's slots are scattered over tens
+ * of megabytes, each a cache miss on a line another core wrote last.
  *
- * A ring entry is given to a new batch only once no batch can still report its tickets: every
- * batch sent before the entry's batch was merged (merging numbers its claims and writes their ids
- * in the table; a batch sent after it reads the ids) must have been merged too. What is left of a
- * batch that found the table full goes on with the tickets after the batch's own, in its entry:
- * it never waits for an entry, so it cannot wait on batches that wait for it to be merged.
+ * The ids take 4 bytes a ticket, in shared chunks that the system commits only where written.
  */
-export const TICKET_BITS = 20;
-/** Pending successors a batch that claims may have (the coordinator sizes such batches below it). */
-export const TICKETS_PER_BATCH = 2 ** TICKET_BITS;
-const MASK = TICKETS_PER_BATCH - 1;
-/** Ring entries: a ticket is entry << TICKET_BITS | index, below 2^31 (a tag holds -1 - ticket). */
-export const RING = 2 ** (31 - TICKET_BITS);
+/** Tickets a chunk of ids holds (a chunk is a SharedArrayBuffer of 256 MB, committed as written). */
+const CHUNK_BITS = 26;
+const CHUNK = 2 ** CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
+/** A table's tag holds -1 - ticket as an Int32: no ticket may pass this. */
+export const MAX_TICKET = 2 ** 31 - 1;
+/** Tickets a worker thread draws from the shared counter at a time (one atomic add per block, not per claim). */
+export const TICKET_BLOCK = 256;
 
-export class Tickets {
-  /** Node ids by ticket index (-1: not numbered yet), per ring entry in use. */
-  private readonly ids: (Int32Array | undefined)[];
-  /** Elements of each entry's array in use (the rest is stale). */
-  private readonly used: Int32Array;
-  private readonly busy: Uint8Array;
-  /** Entries merged and not yet free, in merge order, with the last batch sent when each was merged. */
-  private readonly retiring: { entry: number; lastSent: number }[] = [];
-  /** Arrays of freed entries, for the next ones. */
-  private readonly spare: Int32Array[] = [];
+/** What a worker needs to draw tickets and read ids: plain data and SharedArrayBuffers, cloned by postMessage. */
+export interface TicketsHandle {
+  /** The ids' chunks so far (id + 1 by ticket, 0 where not numbered yet). */
+  chunks: SharedArrayBuffer[];
+  /** Word 0: the next ticket to draw. */
+  counter: SharedArrayBuffer;
+  /** Tells one exploration's counter from another's in a thread that serves several (see TicketSource). */
+  serial: number;
+}
 
-  /** `ring` entries (at most RING; tests use a few, to make batches wait for one). */
-  constructor(private readonly ring = RING) {
-    if (ring < 1 || ring > RING) throw new RangeError(`a ticket ring has 1 to ${RING} entries, not ${ring}`);
-    this.ids = new Array(ring).fill(undefined);
-    this.used = new Int32Array(ring);
-    this.busy = new Uint8Array(ring);
-  }
+let serials = 0;
 
-  /** Bytes held by the arrays. */
-  get bytes(): number {
-    let total = 0;
-    for (const a of this.ids) total += a?.byteLength ?? 0;
-    for (const a of this.spare) total += a.byteLength;
-    return total;
-  }
+/** Reads the ids of tickets; numbers that are not there yet read -1. */
+export class TicketView {
+  protected readonly chunks: Int32Array[];
 
-  /** The first ticket of batch `seq` (batches are sent in increasing order), or -1 while its ring entry is still in use. */
-  open(seq: number): number {
-    const entry = seq % this.ring;
-    if (this.busy[entry]) return -1;
-    this.busy[entry] = 1;
-    this.used[entry] = 0;
-    this.ids[entry] ??= this.spare.pop();
-    return entry * TICKETS_PER_BATCH;
-  }
-
-  /** The ids of an entry's tickets, with room (and -1 where nothing is numbered) for at least the first `count`. */
-  of(entry: number, count: number): Int32Array {
-    let a = this.ids[entry];
-    const used = this.used[entry];
-    if (a && count <= used) return a;
-    if (!a || a.length < count) {
-      const next = new Int32Array(Math.max(count, 2 * (a?.length ?? 0), 1024));
-      if (a) next.set(a.subarray(0, used));
-      this.ids[entry] = a = next;
-    }
-    a.fill(-1, used, count);
-    this.used[entry] = count;
-    return a;
-  }
-
-  /** The ids of tickets first .. first + count - 1, all of one entry (a view: valid until that entry grows). */
-  range(first: number, count: number): Int32Array {
-    const at = first & MASK;
-    return this.of(first >>> TICKET_BITS, at + count).subarray(at, at + count);
+  constructor(readonly handle: TicketsHandle) {
+    this.chunks = handle.chunks.map((b) => new Int32Array(b));
   }
 
   /** The node id of a ticket, or -1 while its state is not numbered. */
   get(ticket: number): number {
-    return this.of(ticket >>> TICKET_BITS, (ticket & MASK) + 1)[ticket & MASK];
+    const chunk = this.chunks[ticket >>> CHUNK_BITS];
+    return chunk === undefined ? -1 : chunk[ticket & CHUNK_MASK] - 1;
+  }
+}
+
+/** The coordinator's side: the ids it writes, and the tickets drawn so far. */
+export class TicketIds extends TicketView {
+  private readonly counter: Uint32Array;
+
+  constructor() {
+    const handle: TicketsHandle = { chunks: [], counter: new SharedArrayBuffer(4), serial: ++serials };
+    super(handle);
+    this.counter = new Uint32Array(handle.counter);
   }
 
+  /** Writes a ticket's node id (plain stores: a worker that still reads 0 reports the ticket, which merging resolves anyway). */
   set(ticket: number, id: number): void {
-    this.of(ticket >>> TICKET_BITS, (ticket & MASK) + 1)[ticket & MASK] = id;
-  }
-
-  /** The batch with this ticket is merged (the last of it, if it was cut short); `lastSent` is the last batch sent so far. */
-  merged(ticket: number, lastSent: number): void {
-    this.retiring.push({ entry: ticket >>> TICKET_BITS, lastSent });
-  }
-
-  /** Frees the entries no batch can report tickets of any more: `oldest` is the oldest batch not merged (Infinity: none). */
-  retire(oldest: number): void {
-    while (this.retiring.length > 0 && this.retiring[0].lastSent < oldest) {
-      const { entry } = this.retiring.shift()!;
-      const a = this.ids[entry];
-      if (a) this.spare.push(a);
-      this.ids[entry] = undefined;
-      this.busy[entry] = 0;
+    const c = ticket >>> CHUNK_BITS;
+    while (this.chunks.length <= c) {
+      const buffer = new SharedArrayBuffer(4 * CHUNK);
+      this.handle.chunks.push(buffer);
+      this.chunks.push(new Int32Array(buffer));
     }
+    this.chunks[c][ticket & CHUNK_MASK] = id + 1;
+  }
+
+  /** Tickets drawn by every worker (blocks they hold included). */
+  get drawn(): number {
+    return Math.min(Atomics.load(this.counter, 0), MAX_TICKET);
+  }
+
+  /** Bytes of the ids the tickets drawn so far can use (the rest of a chunk is not committed). */
+  get bytes(): number {
+    return 4 * this.drawn;
+  }
+}
+
+/** This thread's block of tickets, of the exploration `serial`. */
+const block = { serial: 0, next: 0, end: 0 };
+
+/** A worker's side: fresh tickets, drawn a block at a time, and the ids the coordinator has written. */
+export class TicketSource extends TicketView {
+  // Unsigned: drawing past MAX_TICKET must not wrap around to tickets already drawn.
+  private readonly counter: Uint32Array;
+
+  constructor(handle: TicketsHandle) {
+    super(handle);
+    this.counter = new Uint32Array(handle.counter);
+    // A block drawn for another exploration is no use here (its tickets are left unused).
+    if (block.serial !== handle.serial) Object.assign(block, { serial: handle.serial, next: 0, end: 0 });
+  }
+
+  /** The ticket the next claim is made under (drawn only once `take` says it was used). */
+  peek(): number {
+    if (block.next === block.end) {
+      const first = Atomics.add(this.counter, 0, TICKET_BLOCK);
+      // The coordinator stops dispatching well before (Coordinator.dispatch).
+      if (first > MAX_TICKET - TICKET_BLOCK) throw new RangeError(`more than ${MAX_TICKET} tickets drawn: a graph numbers at most that many states`);
+      block.next = first;
+      block.end = first + TICKET_BLOCK;
+    }
+    return block.next;
+  }
+
+  /** The ticket `peek` gave was claimed under. */
+  take(): void {
+    block.next++;
   }
 }
