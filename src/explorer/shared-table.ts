@@ -39,8 +39,6 @@ export interface TableHandle {
   pages: SharedArrayBuffer[];
   counter: SharedArrayBuffer;
   capacity: number;
-  /** Bumped each time the table is rebuilt: a slot number is only meaningful within its generation. */
-  generation: number;
 }
 
 /** Result codes of `claim`, besides an id (>= 0): this call claimed the slot, or found another claim's ticket there (in `ticket`). */
@@ -50,7 +48,6 @@ const ABSENT = -3;
 
 export class SharedTable {
   readonly capacity: number;
-  readonly generation: number;
   private readonly pages: Int32Array[];
   private readonly counter: Int32Array;
   private readonly scale: number;
@@ -63,19 +60,18 @@ export class SharedTable {
 
   constructor(readonly handle: TableHandle) {
     this.capacity = handle.capacity;
-    this.generation = handle.generation;
     this.pages = handle.pages.map((b) => new Int32Array(b));
     this.counter = new Int32Array(handle.counter);
     this.scale = handle.capacity / 2 ** 32;
   }
 
   /** A new empty table of `capacity` slots; claims are refused past `limit` (a share of the capacity). */
-  static create(capacity: number, generation = 0, limit = Math.floor(capacity * 0.9)): SharedTable {
+  static create(capacity: number, limit = Math.floor(capacity * 0.9)): SharedTable {
     const pages: SharedArrayBuffer[] = [];
     for (let first = 0; first < capacity; first += PAGE_SLOTS) pages.push(new SharedArrayBuffer(WORDS * 4 * Math.min(PAGE_SLOTS, capacity - first)));
     const counter = new SharedArrayBuffer(8);
     new Int32Array(counter)[LIMIT] = limit;
-    return new SharedTable({ pages, counter, capacity, generation });
+    return new SharedTable({ pages, counter, capacity });
   }
 
   /** Bytes of the slots. */
@@ -213,12 +209,12 @@ export class SharedTable {
   }
 
   /**
-   * A copy with `capacity` slots and the next generation, holding the same entries and tags (no
+   * A copy with `capacity` slots, holding the same entries and tags (no
    * thread may use this table meanwhile). Reading the old slots in order, homes rise with them, so
    * the new table is written front to back, not at random.
    */
   grown(capacity: number, limit = Math.floor(capacity * 0.9)): SharedTable {
-    const next = SharedTable.create(capacity, this.generation + 1, limit);
+    const next = SharedTable.create(capacity, limit);
     let count = 0;
     this.forEach((lo, hi, tag) => {
       next.put(lo, hi, tag);
