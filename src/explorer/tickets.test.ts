@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../suite/index.js';
-import { MAX_TICKET, TICKET_BLOCK, TicketIds, TicketSource, TicketView } from './tickets.js';
+import { MAX_TICKET, TICKET_BLOCK, TICKETS_PER_CHUNK, TicketIds, TicketSource, TicketView } from './tickets.js';
 
 describe('tickets', () => {
   it('resolve to the ids the coordinator wrote, in every view of them, and to -1 before', () => {
@@ -13,15 +13,15 @@ describe('tickets', () => {
     ids.set(0, 0);
     ids.set(7, 41);
     // Past the first chunk of ids: a second one is added.
-    ids.set(2 ** 26 + 3, 9);
+    ids.set(TICKETS_PER_CHUNK + 3, 9);
     // A worker's view, from a handle cloned as postMessage clones it.
     const view = new TicketView(structuredClone(ids.handle));
     for (const v of [ids, view]) {
-      expect([v.get(0), v.get(7), v.get(8), v.get(2 ** 26 + 3), v.get(2 ** 26 + 2)]).toEqual([0, 41, -1, 9, -1]);
+      expect([v.get(0), v.get(7), v.get(8), v.get(TICKETS_PER_CHUNK + 3), v.get(TICKETS_PER_CHUNK + 2)]).toEqual([0, 41, -1, 9, -1]);
     }
     // A view taken before a chunk existed reads its tickets as not numbered yet.
     const early = new TicketView(structuredClone({ ...ids.handle, chunks: ids.handle.chunks.slice(0, 1) }));
-    expect([early.get(7), early.get(2 ** 26 + 3)]).toEqual([41, -1]);
+    expect([early.get(7), early.get(TICKETS_PER_CHUNK + 3)]).toEqual([41, -1]);
   });
 
   it('are drawn a block at a time, each once, and a block of another exploration is not used', () => {

@@ -9,10 +9,13 @@
  *
  * The ids take 4 bytes a ticket, in shared chunks that the system commits only where written.
  */
-/** Tickets a chunk of ids holds (a chunk is a SharedArrayBuffer of 256 MB, committed as written). */
-const CHUNK_BITS = 26;
-const CHUNK = 2 ** CHUNK_BITS;
-const CHUNK_MASK = CHUNK - 1;
+/**
+ * Tickets a chunk of ids holds: a chunk is a SharedArrayBuffer of 64 MB, committed as written;
+ * 2^31 tickets take 128 chunks, which each batch's message clones (about a microsecond each).
+ */
+const CHUNK_BITS = 24;
+export const TICKETS_PER_CHUNK = 2 ** CHUNK_BITS;
+const CHUNK_MASK = TICKETS_PER_CHUNK - 1;
 /** A table's tag holds -1 - ticket as an Int32: no ticket may pass this. */
 export const MAX_TICKET = 2 ** 31 - 1;
 /** Tickets a worker thread draws from the shared counter at a time (one atomic add per block, not per claim). */
@@ -59,7 +62,7 @@ export class TicketIds extends TicketView {
   set(ticket: number, id: number): void {
     const c = ticket >>> CHUNK_BITS;
     while (this.chunks.length <= c) {
-      const buffer = new SharedArrayBuffer(4 * CHUNK);
+      const buffer = new SharedArrayBuffer(4 * TICKETS_PER_CHUNK);
       this.handle.chunks.push(buffer);
       this.chunks.push(new Int32Array(buffer));
     }
