@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import graphology from 'graphology';
 import { parse as parseGexf } from 'graphology-library/gexf.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CELLS, GameAction, GRID, parseAction, type Action } from '../engine/actions.js';
 import type { Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
@@ -12,6 +12,7 @@ import { inlineExpander, poolExpander, type Expander } from './expander.js';
 import { bfsPath, depthOf } from '../graph/index.js';
 import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
 import { Watchdog } from '../parallel/index.js';
+import { MAX_TICKET, TicketIds } from './tickets.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { exportGraph } from '../graph/graphology.js';
 import { tempFolders } from '../../test/support/temp.js';
@@ -243,6 +244,23 @@ describe('explore', () => {
       }
       const exact = (await exploreGraph(loaded, { level: 2, workers: 2, [option]: full[measure] })).result;
       expect(exact.fullyExplored).toBe(true);
+    }
+  });
+
+  it('stops at the node limit, not with a crash, before the workers could draw more tickets than a tag names', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const full = await exploreGraph(loaded, { level: 1, workers: 2 });
+    // The ticket counter as if 2^31 claims were near: from the fourth batch on, none may be sent.
+    let asked = 0;
+    const drawn = vi.spyOn(TicketIds.prototype, 'drawn', 'get').mockImplementation(() => (++asked > 3 ? MAX_TICKET - 1000 : 0));
+    try {
+      const { result, graph } = await exploreGraph(loaded, { level: 1, workers: 2, claimIn: 'workers', batchSteps: 200 });
+      expect(result).toMatchObject({ stopReason: 'max-nodes', fullyExplored: false });
+      expect(result.nodes).toBeGreaterThan(1);
+      expect(result.nodes).toBeLessThan(full.result.nodes);
+      for (let u = 0; u < graph.nodeCount; u++) expect(graph.fingerprintLo![u]).toBe(full.graph.fingerprintLo![u]);
+    } finally {
+      drawn.mockRestore();
     }
   });
 

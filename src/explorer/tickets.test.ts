@@ -44,6 +44,20 @@ describe('tickets', () => {
     expect(again.peek()).toBe(2 * TICKET_BLOCK);
   });
 
+  it('are not drawn past the most a tag names: the counter does not wrap around to tickets drawn before', () => {
+    const ids = new TicketIds();
+    new Uint32Array(ids.handle.counter)[0] = MAX_TICKET - TICKET_BLOCK - 5;
+    const source = new TicketSource(ids.handle);
+    // The last whole block below the most is drawn; then none.
+    for (let i = 0; i < TICKET_BLOCK; i++) {
+      expect(source.peek()).toBe(MAX_TICKET - TICKET_BLOCK - 5 + i);
+      source.take();
+    }
+    expect(() => source.peek()).toThrow(RangeError);
+    expect(() => source.peek()).toThrow(RangeError);
+    expect(ids.drawn).toBe(MAX_TICKET);
+  });
+
   it('never give two threads drawing at once the same ticket', async () => {
     const ids = new TicketIds();
     const per = 20_000;
