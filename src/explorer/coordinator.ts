@@ -336,7 +336,8 @@ class Coordinator {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
       if (this.claimInWorkers && this.tickets.drawn + (inflight.size + 1) * MAX_BATCH_STATES * this.moves + workers * TICKET_BLOCK > MAX_TICKET) {
-        // The batches in flight and this one could draw more tickets than a tag can name (2^31 claims).
+        // The batches in flight and this one could draw more tickets than a tag can name (2^31
+        // claims). A loose bound, a state's every move: click games stop near 10^9 claims.
         this.stop(this.limits.nodeReason);
         return;
       }

@@ -23,7 +23,7 @@ export class OrderedRunner<T, R> {
     return this.queue.length;
   }
 
-  /** The tasks not yet taken, oldest first (a watchdog reads them). */
+  /** The tasks not yet taken, oldest first. */
   get tasks(): T[] {
     return this.queue.map((e) => e.task);
   }
