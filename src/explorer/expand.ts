@@ -215,11 +215,9 @@ export interface ClaimedBatch {
   node: Int32Array;
   /**
    * Pending successors (claimed, not numbered yet when the worker looked): the ticket the batch
-   * claimed it under or found it claimed under, fingerprint halves, outcome.
+   * claimed it under or found it claimed under, and its outcome.
    */
   ticket: Int32Array;
-  lo: Uint32Array;
-  hi: Uint32Array;
   outcome: Uint8Array;
   /** Canonical bytes of the playing pending successors back to back, and each one's end offset. */
   bytes: Uint8Array;
@@ -244,8 +242,6 @@ export class Scratch {
 export class PendingSuccessors {
   count = 0;
   ticket = new Int32Array(256);
-  lo = new Uint32Array(256);
-  hi = new Uint32Array(256);
   outcome = new Uint8Array(256);
   bytesEnd = new Uint32Array(256);
   bytes: Uint8Array = new Uint8Array(8192);
@@ -259,18 +255,14 @@ export class PendingSuccessors {
   }
 
   /** Adds one and returns its index. */
-  add(ticket: number, lo: number, hi: number, outcome: number, bytes: Uint8Array | null): number {
+  add(ticket: number, outcome: number, bytes: Uint8Array | null): number {
     if (this.count === this.ticket.length) {
       this.ticket = doubled(this.ticket);
-      this.lo = doubled(this.lo);
-      this.hi = doubled(this.hi);
       this.outcome = doubled(this.outcome);
       this.bytesEnd = doubled(this.bytesEnd);
     }
     const p = this.count++;
     this.ticket[p] = ticket;
-    this.lo[p] = lo;
-    this.hi[p] = hi;
     this.outcome[p] = outcome;
     if (bytes) {
       this.bytes = roomFor(this.bytes, this.bytesLength, bytes.length);
@@ -407,7 +399,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       at[2] = actionCode(current);
       at[3]++;
       const o = outcomeOf(game.status(deferredNext[j]));
-      rec.node[r] = -1 - p.add(claimedTicket[j], rec.lo[r], rec.hi[r], o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
+      rec.node[r] = -1 - p.add(claimedTicket[j], o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
     }
     deferred = 0;
   };
@@ -499,8 +491,6 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
     action: rec.action.subarray(0, r),
     node: rec.node.subarray(0, r),
     ticket: p.ticket.subarray(0, p.count),
-    lo: p.lo.subarray(0, p.count),
-    hi: p.hi.subarray(0, p.count),
     outcome: p.outcome.subarray(0, p.count),
     bytes: p.bytes.subarray(0, p.bytesLength),
     bytesEnd: p.bytesEnd.subarray(0, p.count),
