@@ -317,8 +317,9 @@ class Coordinator {
   }
 
   /** Starts a batch on the expander, where the workers claim its successors or not. */
-  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, claimed: boolean, first = false): void {
+  private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, first = false): void {
     const { opened, expander } = this;
+    const claimed = this.claimInWorkers;
     const batch: Batch = { ids, states, ends, claimed };
     // The root's batch checks every transition's identity: a fault at reset is seen at once.
     const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
@@ -343,7 +344,7 @@ class Coordinator {
       }
       const count = queue.size >= batchStates ? batchStates : Math.ceil(queue.size / Math.max(1, idle));
       const batch = queue.take(count);
-      this.launch(batch.ids, batch.states, batch.ends, this.claimInWorkers);
+      this.launch(batch.ids, batch.states, batch.ends);
     }
   }
 
@@ -400,9 +401,9 @@ class Coordinator {
         if (this.stopReason !== null) break;
       }
       if (this.remainder && !this.growNeeded) {
-        const { ids, states, ends, claimed } = this.remainder;
+        const { ids, states, ends } = this.remainder;
         this.remainder = undefined;
-        this.launch(ids, states, ends, claimed, true);
+        this.launch(ids, states, ends, true);
       }
       this.dispatch();
       if (inflight.size === 0 && !this.remainder) break;

@@ -274,6 +274,12 @@ export class PendingSuccessors {
   }
 }
 
+/** Where a worker claims successors: the shared table, and the tickets it claims under. */
+interface Claims {
+  table: SharedTable;
+  tickets: TicketSource;
+}
+
 const outcomeOf = (status: string): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING);
 
 /** `bytes` if it has room for `more` past `used`, else a copy of its first `used` at least twice as long. */
@@ -296,9 +302,8 @@ function doubled<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(
  * classes). With a table, the successors of a state that no earlier state of the batch reached
  * are claimed there once its moves are done (a node id, or pending), one claim after another so
  * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
- * Claims are made under tickets from `tickets`.
  */
-function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefined, tickets: TicketSource | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
+function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
   // Where the watchdog sees this batch (src/parallel/watchdog.ts): state, action code (-1: the state itself), a beat.
   const at = progress ?? new Int32Array(PROGRESS_SLOTS);
@@ -307,7 +312,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
   const recordEnds = new Uint32Array(n);
   const capacity = Math.max(16, n * game.actions.length);
   const rec = scratch ? (scratch.records = Records.reuse(scratch.records, capacity)) : new Records(capacity);
-  const pending = table ? (scratch ? (scratch.pending = PendingSuccessors.reuse(scratch.pending)) : new PendingSuccessors()) : undefined;
+  const pending = claims ? (scratch ? (scratch.pending = PendingSuccessors.reuse(scratch.pending)) : new PendingSuccessors()) : undefined;
   const fp: Fingerprint = { lo: 0, hi: 0 };
   const clicks = game.actions.includes(GameAction.ACTION6);
   const keyMoves = game.actions.length - (clicks ? 1 : 0);
@@ -351,7 +356,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], pending || rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
       return;
     }
-    if (table) {
+    if (claims) {
       if (deferred === deferredRecord.length) {
         deferredRecord = doubled(deferredRecord);
         claimedAs = doubled(claimedAs);
@@ -373,7 +378,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
    * the one the coordinator wrote for the ticket found), or pending with its ticket, outcome and
    * bytes.
    */
-  const claimDeferred = (t: SharedTable, source: TicketSource, p: PendingSuccessors): void => {
+  const claimDeferred = ({ table: t, tickets: source }: Claims, p: PendingSuccessors): void => {
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
       const ticket = source.peek();
@@ -420,7 +425,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
       state = game.decode(task.states.subarray(start, end));
       const classes = clicks ? clickClasses(game, state) : undefined;
       // Room in the table for every successor this state may claim, or stop here until it grows.
-      if (table && !table.reserve(keyMoves + (classes?.length ?? 0))) {
+      if (claims && !claims.table.reserve(keyMoves + (classes?.length ?? 0))) {
         full = true;
         break;
       }
@@ -441,7 +446,7 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
           visit(current, c.cells);
         }
       }
-      if (table) claimDeferred(table, tickets!, pending!);
+      if (claims) claimDeferred(claims, pending!);
     } catch (err) {
       // Records of this state past recordEnds[s - 1] are ignored by the coordinator.
       error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
@@ -451,13 +456,13 @@ function expandStates(game: Game, task: ExpandTask, table: SharedTable | undefin
     recordEnds[s] = rec.count;
     start = end;
   }
-  table?.release();
+  claims?.table.release();
   return { steps, recordEnds, rec, pending, error, identity, full, expanded: error ? error.state : s };
 }
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
 export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
-  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, undefined, scratch, progress);
+  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -479,7 +484,7 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, pro
 
 /** Expands the batch and claims its successors in the shared table under tickets from `tickets` (a JavaScript worker's whole job). */
 export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, tickets: TicketSource, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
-  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, table, tickets, scratch, progress);
+  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, { table, tickets }, scratch, progress);
   const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
   const p = pending!;
   const result: ClaimedBatch = {
