@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import maze from '../../test/fixtures/maze.js';
 import ruin from '../../test/fixtures/ruin.js';
 import easy from '../../test/fixtures/easy.js';
+import flaky from '../../test/fixtures/flaky.js';
 import { GameAction, type Action } from '../engine/actions.js';
 import { blankFrame, type Game } from '../engine/game.js';
 import { runWalks } from '../random/walk.js';
@@ -12,7 +13,7 @@ import { recordActions, recordingText } from '../recording/write.js';
 import { IdentityFrames, frameProblem, inspectReset, inspectStep, type Check } from '../engine/checks.js';
 import { playEpisode } from '../player/episodes.js';
 import { playBack, recordingsOf } from './regimes/playback.js';
-import { ddmin, reproduces } from './shrink.js';
+import { ddmin, reproduces, shrink } from './shrink.js';
 import { cutCycles } from '../engine/cycles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-checks-'));
@@ -114,6 +115,13 @@ describe('shrinking', () => {
     const end = (actions: Action[]) => actions.slice(0, -1).reduce((s, a) => maze.step(s, a), maze.init(1));
     expect(cut).toEqual([DOWN, DOWN, RIGHT]);
     expect(end(cut)).toEqual(end(walk));
+  });
+
+  it('a nondeterministic step shrinks to its shortest path even when replaying the walk passes the flaky step again', async () => {
+    // From 3, right reaches 4, where right jumps to 5 or (winning) 6. The walk went 3 4 5 4 3 4 and
+    // showed the fault at its last step; a replay of its prefix wins at its second step half the time.
+    const walk = [RIGHT, RIGHT, LEFT, LEFT, RIGHT, RIGHT];
+    for (let i = 0; i < 20; i++) expect(await shrink(flaky, 1, 'nondeterminism', walk, { maxNodes: 1000, maxSeconds: 10 })).toEqual([RIGHT, RIGHT]);
   });
 
   it('a win reproduces only when its last action wins', () => {

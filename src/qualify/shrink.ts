@@ -82,30 +82,45 @@ export interface SearchLimits {
   maxSeconds: number;
 }
 
+/** Replays of a nondeterministic fault's prefix: each may end in another state (the flaky step can be in the prefix). */
+const NONDETERMINISM_REPLAYS = 16;
+
 /**
- * A shortest path (by the explorer's BFS over state identity) to the state before the faulty
- * action, then that action; for a random win, a shortest win; for an exception, the explorer's
- * own shortest crash path. Undefined when the search does not find one within its limits.
+ * Shortest paths (by the explorer's BFS over state identity) to the state before the faulty
+ * action, then that action, shortest first; for a random win, a shortest win; for an exception,
+ * the explorer's own shortest crash path. Empty when the search finds none within its limits. A
+ * nondeterministic fault's prefix is replayed several times, and each state it ends in is a
+ * target: the state where the fault shows may not be the one a single replay reaches.
  */
-async function searchShortest(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits): Promise<Action[] | undefined> {
+async function searchShortest(game: Game, level: number, check: Check, actions: readonly Action[], limits: SearchLimits): Promise<Action[][]> {
   await initIdentity();
-  const target = check === 'random-win' ? undefined : playPrefix(game, level, actions.slice(0, -1));
-  if (check !== 'random-win' && !target) return undefined;
+  const targets = new Set<string>();
+  if (check !== 'random-win') {
+    for (let i = 0; i < (check === 'nondeterminism' ? NONDETERMINISM_REPLAYS : 1); i++) {
+      const target = playPrefix(game, level, actions.slice(0, -1));
+      if (!target) continue;
+      const fp = fingerprint(target.bytes);
+      targets.add(`${fp.lo}:${fp.hi}`);
+    }
+    if (targets.size === 0) return [];
+  }
   try {
     const { graph } = await exploreGraph(game, { level, maxNodes: limits.maxNodes, maxSeconds: limits.maxSeconds });
+    const path = (v: number): Action[] => Array.from(bfsPath(graph, v), actionFromCode);
     if (check === 'random-win') {
       // Nodes are numbered in breadth-first order: the first winning node is a nearest one.
-      for (let v = 0; v < graph.nodeCount; v++) if (graph.flags[v] & NodeFlag.WON) return Array.from(bfsPath(graph, v), actionFromCode);
-      return undefined;
+      for (let v = 0; v < graph.nodeCount; v++) if (graph.flags[v] & NodeFlag.WON) return [path(v)];
+      return [];
     }
-    const fp = fingerprint(target!.bytes);
-    for (let v = 0; v < graph.nodeCount; v++) {
-      if (graph.fingerprintLo![v] === fp.lo && graph.fingerprintHi![v] === fp.hi) return [...Array.from(bfsPath(graph, v), actionFromCode), actions[actions.length - 1]];
+    const found: Action[][] = [];
+    for (let v = 0; v < graph.nodeCount && found.length < targets.size; v++) {
+      if (targets.has(`${graph.fingerprintLo![v]}:${graph.fingerprintHi![v]}`)) found.push([...path(v), actions[actions.length - 1]]);
     }
+    return found;
   } catch (err) {
-    if (err instanceof GameCrash && check === 'exception') return err.actions.map(parseAction);
+    if (err instanceof GameCrash && check === 'exception') return [err.actions.map(parseAction)];
   }
-  return undefined;
+  return [];
 }
 
 /**
@@ -127,8 +142,8 @@ export async function shrink(game: Game, level: number, check: Check, actions: r
   const cut = cutCycles(game, level, actions);
   const base = [cut, [...actions]].find(test);
   const candidates: Action[][] = base ? [ddmin(base, shrunk())] : [];
-  const found = await searchShortest(game, level, check, base ?? actions, limits);
-  if (found && test(found)) candidates.push(ddmin(found, shrunk()));
+  const found = (await searchShortest(game, level, check, base ?? actions, limits)).find(test);
+  if (found) candidates.push(ddmin(found, shrunk()));
   if (candidates.length === 0) return [...actions];
   return candidates.reduce((best, c) => (c.length < best.length ? c : best));
 }
