@@ -57,6 +57,8 @@ function coordinatorCpu(): number | null {
  */
 export interface CpuSplit {
   coordinatorNs: number;
+  /** The coordinator's CPU until the search stopped (building and measuring the graph after it left out): what caps the worker counts. */
+  searchNs: number;
   workersNs: number;
 }
 
@@ -64,19 +66,22 @@ export interface CpuSplit {
 async function explore(loaded: LoadedGame, options: Parameters<typeof exploreGraph>[1]): Promise<{ result: ExploreResult; cpu: CpuSplit | null }> {
   const main = coordinatorCpu();
   const all = process.cpuUsage();
-  const { result } = await exploreGraph(loaded, options);
+  let searched: number | null = null;
+  const { result } = await exploreGraph(loaded, { ...options, onSearchEnd: () => (searched = coordinatorCpu()) });
   const used = process.cpuUsage(all);
   const mainEnd = coordinatorCpu();
-  if (main === null || mainEnd === null || result.transitions === 0) return { result, cpu: null };
+  if (main === null || mainEnd === null || searched === null || result.transitions === 0) return { result, cpu: null };
   const coordinator = mainEnd - main;
   const total = (used.user + used.system) / 1e6;
-  return { result, cpu: { coordinatorNs: (coordinator * 1e9) / result.transitions, workersNs: (Math.max(0, total - coordinator) * 1e9) / result.transitions } };
+  const ns = (seconds: number): number => (seconds * 1e9) / result.transitions;
+  return { result, cpu: { coordinatorNs: ns(coordinator), searchNs: ns(searched - main), workersNs: ns(Math.max(0, total - coordinator)) } };
 }
 
 /** Medians of CPU splits (null when none could be read). */
 function cpuMedians(splits: (CpuSplit | null)[]): CpuSplit | null {
   const known = splits.filter((c): c is CpuSplit => c !== null);
-  return known.length > 0 ? { coordinatorNs: median(known.map((c) => c.coordinatorNs)), workersNs: median(known.map((c) => c.workersNs)) } : null;
+  const of = (field: keyof CpuSplit): number => median(known.map((c) => c[field]));
+  return known.length > 0 ? { coordinatorNs: of('coordinatorNs'), searchNs: of('searchNs'), workersNs: of('workersNs') } : null;
 }
 
 export interface ExplorerBench {

@@ -120,15 +120,15 @@ function explorerRows(explorer: ExplorerBench): string[][] {
   const claiming = [...explorer.workers.filter((w) => w.workers > COORDINATOR_CLAIMS), ...(o?.claimIn === 'workers' ? [o] : [])].filter((w) => w.cpu !== null);
   const widest = claiming.sort((a, b) => b.workers - a.workers)[0];
   if (widest?.cpu) {
-    const ns = widest.cpu.coordinatorNs;
-    rows.push([`one coordinator's ceiling, workers claiming (from ${widest.workers} workers)`, `${fmt(1e9 / ns)} transitions/s`, `1e9 / its ${ns.toFixed(0)} ns of CPU a transition; building the graph at the end is in it, so the ceiling is higher`]);
+    const ns = widest.cpu.searchNs;
+    rows.push([`one coordinator's ceiling, workers claiming (from ${widest.workers} workers)`, `${fmt(1e9 / ns)} transitions/s`, `1e9 / its ${ns.toFixed(0)} ns of CPU a transition while searching (building the graph after it left out)`]);
   }
   return rows;
 }
 
 /** CPU time a transition, by thread (Linux only; see CpuSplit). */
 function cpuNote(cpu: CpuSplit | null): string {
-  return cpu ? `; CPU a transition: coordinator ${cpu.coordinatorNs.toFixed(0)} ns, workers ${cpu.workersNs.toFixed(0)} ns` : '';
+  return cpu ? `; CPU a transition: coordinator ${cpu.coordinatorNs.toFixed(0)} ns (${cpu.searchNs.toFixed(0)} searching), workers ${cpu.workersNs.toFixed(0)} ns` : '';
 }
 
 function printTable(rows: string[][]): void {

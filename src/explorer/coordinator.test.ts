@@ -283,6 +283,18 @@ describe('explore', () => {
     expect(stable(roomy.result)).toEqual(stable(full.result));
   });
 
+  it('says once when the search has stopped, after its last progress, whether complete or at a limit', async () => {
+    const loaded = await loadGame(fixture('lights'));
+    for (const limit of [{}, { maxNodes: 57 }]) {
+      const events: string[] = [];
+      const { result } = await exploreGraph(loaded, { level: 2, workers: 2, batchSteps: 30, ...limit, onProgress: () => events.push('progress'), onSearchEnd: () => events.push('end') });
+      events.push('returned');
+      expect(events.filter((e) => e === 'end')).toHaveLength(1);
+      expect(events.slice(-2)).toEqual(['end', 'returned']);
+      expect(result.fullyExplored).toBe(!('maxNodes' in limit));
+    }
+  });
+
   it('stops on an abort signal with the partial result', async () => {
     const loaded = await loadGame(fixture('lights'));
     const abort = new AbortController();

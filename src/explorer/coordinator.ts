@@ -52,6 +52,8 @@ export interface ExploreOptions {
   tableSlots?: number;
   /** A game step in a worker that does not return within this many seconds stops the exploration with a GameCrash of kind 'hang' (default 10). */
   stepSeconds?: number;
+  /** Called once when the search stops, before the graph is built and measured (the bench reads the coordinator's CPU time there). */
+  onSearchEnd?: () => void;
 }
 
 /**
@@ -143,6 +145,7 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   }
   const coordinator = new Coordinator(opened, options, root);
   await coordinator.run();
+  options.onSearchEnd?.();
   return coordinator.finish();
 }
 
