@@ -52,7 +52,7 @@ export interface ExploreOptions {
   tableSlots?: number;
   /** A game step in a worker that does not return within this many seconds stops the exploration with a GameCrash of kind 'hang' (default 10). */
   stepSeconds?: number;
-  /** Called once when the search stops, before the graph is built and measured (the bench reads the coordinator's CPU time there). */
+  /** Called once when the search stops (not on a game's fault), before the graph is built and measured: the bench reads the coordinator's CPU time there. */
   onSearchEnd?: () => void;
 }
 
