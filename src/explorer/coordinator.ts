@@ -149,13 +149,11 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   return coordinator.finish();
 }
 
-/** A batch handed out: its states (kept to expand a remainder again), and whether its worker claims its successors. */
+/** A batch handed out: its states (kept to expand a remainder again). A ClaimedBatch comes back where the workers claim, else an ExpandResult. */
 interface Batch {
   ids: Int32Array;
   states: Uint8Array;
   ends: Uint32Array;
-  /** A ClaimedBatch comes back, else an ExpandResult. */
-  claimed: boolean;
 }
 
 /** The table grows by half when its claims pass this share of its slots. */
@@ -263,7 +261,7 @@ class Coordinator {
   private merge(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
     if (!this.room(r.node.length)) return this.stop('max-memory');
-    const done: Merged = batch.claimed ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
+    const done: Merged = this.claimInWorkers ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
     if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
@@ -322,11 +320,10 @@ class Coordinator {
   /** Starts a batch on the expander, where the workers claim its successors or not. */
   private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, first = false): void {
     const { opened, expander } = this;
-    const claimed = this.claimInWorkers;
-    const batch: Batch = { ids, states, ends, claimed };
+    const batch: Batch = { ids, states, ends };
     // The root's batch checks every transition's identity: a fault at reset is seen at once.
     const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
-    const result: Promise<ClaimedBatch | ExpandResult> = claimed ? expander.runAndClaim!(task, this.table.handle, this.tickets.handle) : expander.run(task);
+    const result: Promise<ClaimedBatch | ExpandResult> = this.claimInWorkers ? expander.runAndClaim!(task, this.table.handle, this.tickets.handle) : expander.run(task);
     if (first) this.inflight.addFirst(batch, result);
     else this.inflight.add(batch, result);
   }

@@ -32,13 +32,13 @@ describe('OrderedRunner', () => {
     runner.add('here', Promise.resolve(1), true);
     const later = deferred<number>();
     runner.add('pool', later.promise);
-    expect([runner.running, runner.headDone, runner.tasks]).toEqual([1, true, ['here', 'pool']]);
+    expect([runner.running, runner.headDone, runner.size, runner.head]).toEqual([1, true, 2, 'here']);
     expect(await runner.next()).toEqual({ task: 'here', result: 1 });
     const taking = runner.next();
-    expect(runner.tasks).toEqual(['pool']);
+    expect([runner.size, runner.head]).toEqual([1, 'pool']);
     later.resolve(2);
     expect(await taking).toEqual({ task: 'pool', result: 2 });
-    expect(runner.tasks).toEqual([]);
+    expect([runner.size, runner.head]).toEqual([0, undefined]);
   });
 
   it('rejects in turn for a failed task, without an unhandled rejection while it waits', async () => {

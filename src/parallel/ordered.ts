@@ -23,11 +23,6 @@ export class OrderedRunner<T, R> {
     return this.queue.length;
   }
 
-  /** The tasks not yet taken, oldest first. */
-  get tasks(): T[] {
-    return this.queue.map((e) => e.task);
-  }
-
   /** The oldest task not yet taken. */
   get head(): T | undefined {
     return this.queue[0]?.task;
