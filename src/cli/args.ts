@@ -25,7 +25,8 @@ export function parse(argv: string[], options: Options, command: string): Parsed
     });
     return { values: values as Parsed['values'], positionals, help: values.help === true };
   } catch (err) {
-    throw new InputError(`${command}: ${(err as Error).message.split('\n')[0]} (see arcgraph ${command} --help)`);
+    // The caller names the command; parseArgs's later lines say how to pass a value starting with a dash.
+    throw new InputError(`${(err as Error).message.replace(/\n/g, ' ')} (see arcgraph ${command} --help)`);
   }
 }
 
@@ -45,7 +46,7 @@ export function numberOption(values: Parsed['values'], name: string, opts: { min
 /** Exactly one positional argument, named `what` in the error. */
 export function onePositional(p: Parsed, what: string, command: string): string {
   if (p.positionals.length !== 1) {
-    throw new InputError(`${command}: expected one ${what}, got ${p.positionals.length ? p.positionals.join(' ') : 'none'} (see arcgraph ${command} --help)`);
+    throw new InputError(`expected one ${what}, got ${p.positionals.length ? p.positionals.join(' ') : 'none'} (see arcgraph ${command} --help)`);
   }
   return p.positionals[0];
 }

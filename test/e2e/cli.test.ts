@@ -24,7 +24,9 @@ function expectBadInput(r: ReturnType<typeof cli>, message: string | RegExp): vo
   expect(r.status).toBe(2);
   const lines = r.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
+  // The command is named once, by main.
   expect(lines[0]).toMatch(/^arcgraph \w+: /);
+  expect(lines[0]).not.toMatch(/^arcgraph (\w+): \1:/);
   expect(lines[0]).toMatch(message);
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
@@ -63,6 +65,10 @@ describe('arcgraph games', () => {
   it('rejects arguments it does not take', () => {
     expectBadInput(cli(['games', 'ruin']), /takes no arguments/);
     expectBadInput(cli(['games', '--bogus']), /Unknown option '--bogus'/);
+    expectBadInput(cli(['sweep', 'bx19']), /unexpected argument 'bx19' \(name games with --games a,b\)/);
+    expectBadInput(cli(['history', 'bx19']), /unexpected argument 'bx19'/);
+    // A negative value looks like an option to parseArgs: the error says how to pass it.
+    expectBadInput(cli(['explore', 'bx19', '--max-memory', '-1']), /'--max-memory' argument is ambiguous\. .*use '--max-memory=-XYZ'/);
   });
 });
 

@@ -54,7 +54,7 @@ const command: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (p.positionals.length > 0) throw new InputError(`games takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
+    if (p.positionals.length > 0) throw new InputError(`takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
     const summaries: GameSummary[] = [];
     const python = pythonOptions(p.values);
     const dir = python.arcGames;

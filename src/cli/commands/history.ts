@@ -55,7 +55,7 @@ const command: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (p.positionals.length > 0) throw new InputError(`history: unexpected argument '${p.positionals[0]}' (see arcgraph history --help)`);
+    if (p.positionals.length > 0) throw new InputError(`unexpected argument '${p.positionals[0]}' (see arcgraph history --help)`);
     const level = numberOption(p.values, 'level', { min: 1 });
     const game = typeof p.values.game === 'string' ? p.values.game : undefined;
     const file = resolve(typeof p.values.history === 'string' ? p.values.history : resolve('reports', HISTORY_FILE));

@@ -88,7 +88,7 @@ const command: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (p.positionals.length > 0) throw new InputError(`sweep: unexpected argument '${p.positionals[0]}' (name games with --games a,b)`);
+    if (p.positionals.length > 0) throw new InputError(`unexpected argument '${p.positionals[0]}' (name games with --games a,b)`);
     const v = p.values;
     const json = v.json === true;
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;

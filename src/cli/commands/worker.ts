@@ -69,7 +69,7 @@ const command: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (p.positionals.length > 0) throw new InputError(`worker: unexpected argument '${p.positionals[0]}'`);
+    if (p.positionals.length > 0) throw new InputError(`unexpected argument '${p.positionals[0]}'`);
     const v = p.values;
     if (typeof v.queue !== 'string') throw new InputError('worker: --queue redis://HOST:PORT is required (see arcgraph worker --help)');
     const target = parseRedisUrl(v.queue);
