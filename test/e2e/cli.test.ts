@@ -65,8 +65,14 @@ describe('arcgraph games', () => {
   it('rejects arguments it does not take', () => {
     expectBadInput(cli(['games', 'ruin']), /takes no arguments/);
     expectBadInput(cli(['games', '--bogus']), /Unknown option '--bogus'/);
+  });
+});
+
+describe('bad input to any command', () => {
+  it('names the command once and says what was wrong', () => {
     expectBadInput(cli(['sweep', 'bx19']), /unexpected argument 'bx19' \(name games with --games a,b\)/);
     expectBadInput(cli(['history', 'bx19']), /unexpected argument 'bx19'/);
+    expectBadInput(cli(['worker']), /^arcgraph worker: --queue redis:\/\/HOST:PORT is required/);
     // A negative value looks like an option to parseArgs: the error says how to pass it.
     expectBadInput(cli(['explore', 'bx19', '--max-memory', '-1']), /'--max-memory' argument is ambiguous\. .*use '--max-memory=-XYZ'/);
   });

@@ -71,7 +71,7 @@ const command: Command = {
     }
     if (p.positionals.length > 0) throw new InputError(`unexpected argument '${p.positionals[0]}'`);
     const v = p.values;
-    if (typeof v.queue !== 'string') throw new InputError('worker: --queue redis://HOST:PORT is required (see arcgraph worker --help)');
+    if (typeof v.queue !== 'string') throw new InputError('--queue redis://HOST:PORT is required (see arcgraph worker --help)');
     const target = parseRedisUrl(v.queue);
     const workers = workersOption(v, 'worker') ?? defaultWorkers();
     const concurrency = numberOption(v, 'concurrency', { min: 1, max: 64 }) ?? 1;
