@@ -58,6 +58,8 @@ export interface OpenedLevel extends OpenedGame {
   batchSteps?: number;
   /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
   readonly stepsPerState?: number;
+  /** The first `states` states of a batch `expander` returned were merged into the graph (what `describe` counts must count those alone). */
+  merged?(batch: object, states: number): void;
   /** What the result adds about how this level ran (a Python level: its start, identity, clicks). */
   describe?(): { python: PythonExploreInfo };
 }
@@ -105,6 +107,7 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       get stepsPerState() {
         return py.stepsPerState;
       },
+      merged: (batch, states) => py.merged(batch, states),
       describe: () => ({ python: py.describe() }),
     };
   }

@@ -101,6 +101,20 @@ describe('the Python bridge on the fixture games', () => {
     expect(shape(c)).toEqual(shape(d));
   });
 
+  it('counts the click classes of the states it merged alone: the same numbers at a node limit whatever the batching', async () => {
+    // Batches of one state at 1 worker against batches of several at 2 (more in flight): the limit
+    // falls inside a batch, whose states past it were stepped but are not in the graph.
+    const complete = await explore(open('clk1'), { level: 1, workers: 1 });
+    const one = await explore(open('clk1'), { level: 1, workers: 1, batchSteps: 1, maxNodes: 12 });
+    const many = await explore(open('clk1'), { level: 1, workers: 2, batchSteps: 200, maxNodes: 12 });
+    expect(one.stopReason).toBe('max-nodes');
+    expect(shape(many)).toEqual(shape(one));
+    expect(many.python!.clicks).toEqual(one.python!.clicks);
+    // Fewer states expanded than in the complete graph, so fewer classes.
+    expect(one.python!.clicks!.classes).toBeGreaterThan(0);
+    expect(one.python!.clicks!.classes).toBeLessThan(complete.python!.clicks!.classes);
+  });
+
   it('names a crash: game, level, the actions from the level start and the traceback frame in the game', async () => {
     const err = await exploreGraph(open('bad1'), { level: 1, workers: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GameCrash);

@@ -69,13 +69,19 @@ function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi
   return { lo, hi };
 }
 
+/** The click stats of a batch's states, in the order the expand op sends them (workers/python/arcgraph/expand.py). */
+const STAT_KEYS = ['classes', 'samples', 'split', 'splitCells'] as const;
+
 let explorations = 0;
 
 /** One level of a Python game opened for exploring. */
 export class PythonLevel {
   /** Names this exploration to the processes, which send each successor's snapshot once in it. */
   private readonly exploration = `${process.pid}:${++explorations}`;
+  /** Click stats of the states merged into the graph (see merged). */
   private readonly stats = { classes: 0, samples: 0, split: 0, splitCells: 0 };
+  /** Each batch's click stats so far after each of its states (STAT_KEYS order), until it is merged. */
+  private readonly statTotals = new WeakMap<object, Uint32Array>();
   private levelStart: PythonExploreInfo['levelStart'] = 'played';
   /** Game steps expanding a state takes, as at the level's start (verified click classes count twice). */
   stepsPerState = 1;
@@ -118,13 +124,12 @@ export class PythonLevel {
       const none = new Uint32Array(0);
       return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message } };
     }
-    const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd] = m.blobs;
+    const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd, totals] = m.blobs;
     const count = keys.length;
-    const stats = m.header.clickStats as PythonLevel['stats'];
     const fc = m.header.frameCollisions as { collisions: number; checked: number; violations: number } | undefined;
     if (fc) this.collisions.set(Number(m.header.pid ?? 0), fc);
-    for (const k of Object.keys(this.stats) as (keyof PythonLevel['stats'])[]) this.stats[k] += stats[k];
     const result: BatchRecords = { steps: u32(stepsB), recordEnds: u32(endsB), ...fingerprints(digests, count), keys, cells: u16(cells), action: u16(action), outcome, node: i32(node), bytes, bytesEnd: u32(bytesEnd) };
+    this.statTotals.set(result, u32(totals));
     const error = m.header.error as { state: number; action: number; message: string } | undefined;
     if (error) {
       // The records of the failed state are left out, as the explorer's own kernel leaves them.
@@ -137,6 +142,18 @@ export class PythonLevel {
       result.error = { state: error.state, action: error.action, message: error.message };
     }
     return result;
+  }
+
+  /**
+   * The explorer merged the first `states` states of a batch `expand` returned: their click stats
+   * count (those of states expanded but not merged, at a limit or in flight, do not: the numbers
+   * are the same at any worker count).
+   */
+  merged(batch: object, states: number): void {
+    const totals = this.statTotals.get(batch);
+    this.statTotals.delete(batch);
+    if (!totals || states === 0) return;
+    STAT_KEYS.forEach((k, i) => (this.stats[k] += totals[STAT_KEYS.length * (states - 1) + i]));
   }
 
   /** What the exploration's result says about this level's Python side. */

@@ -7,6 +7,7 @@ from .clicks import partition
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
+STAT_KEYS = ('classes', 'samples', 'split', 'splitCells')
 
 
 class Records:
@@ -62,6 +63,9 @@ class Expander:
         steps = array('I')
         record_ends = array('I')
         stats = {'classes': 0, 'samples': 0, 'split': 0, 'splitCells': 0}
+        # The click stats so far after each state (STAT_KEYS order): the explorer counts those of
+        # the states it merged alone, so the numbers are the same at any worker count.
+        totals = array('I')
         error = None
         keys = [a for a in rt.actions if a != 6]
         has_clicks = 6 in rt.actions
@@ -117,7 +121,8 @@ class Expander:
                 break
             steps.append(taken)
             record_ends.append(len(rec.digests))
-        return rec, steps, record_ends, error, stats
+            totals.extend(stats[k] for k in STAT_KEYS)
+        return rec, steps, record_ends, error, totals
 
     def click_classes(self, snap, record, outcome_of, verify, stats):
         """Steps one cell of each class, and up to `verify` more of each larger class; a class whose

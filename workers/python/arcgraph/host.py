@@ -95,14 +95,14 @@ class Host:
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
-        rec, steps, ends, error, stats = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'))
-        reply = {'count': len(steps), 'clickStats': stats}
+        rec, steps, ends, error, totals = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'))
+        reply = {'count': len(steps)}
         if self.expander.collisions is not None:
             reply['frameCollisions'] = self.expander.collisions.report()
             reply['pid'] = os.getpid()
         if error:
             reply['error'] = error
-        return reply, [steps.tobytes(), ends.tobytes(), b''.join(rec.digests), rec.keys.tobytes(), rec.cells.tobytes(), rec.action.tobytes(), rec.outcome.tobytes(), rec.node.tobytes(), b''.join(rec.bytes), rec.bytes_end.tobytes()]
+        return reply, [steps.tobytes(), ends.tobytes(), b''.join(rec.digests), rec.keys.tobytes(), rec.cells.tobytes(), rec.action.tobytes(), rec.outcome.tobytes(), rec.node.tobytes(), b''.join(rec.bytes), rec.bytes_end.tobytes(), totals.tobytes()]
 
     def op_walks(self, header, blobs):
         timing = Timing()
