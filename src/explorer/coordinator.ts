@@ -366,7 +366,10 @@ class Coordinator {
       clearTimeout(timer);
       this.options.signal?.removeEventListener('abort', wake);
       // Batches still in flight finish on the shared pool unused; one stuck is stopped.
-      if (inflight.running > 0) this.watchdog.stop();
+      if (inflight.running > 0) {
+        this.watchdog.stop();
+        this.expander.abandon?.();
+      }
     }
   }
 

@@ -21,6 +21,8 @@ export interface Expander {
   run(task: ExpandTask): Promise<ExpandResult>;
   /** Claims in `table` under tickets drawn from `tickets` (see tickets.ts). */
   runAndClaim?(task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch>;
+  /** The search stopped with batches still running, their results unused: stop those that would outlive it (thread pools have the watchdog for that). */
+  abandon?(): void;
 }
 
 /** Result arrays the coordinator keeps past the merge: successor bytes, in the frontier. */

@@ -101,7 +101,7 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       level,
       lastLevel: level === game.levels,
       root: () => py.root(),
-      expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task) }),
+      expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task), abandon: () => py.abandon() }),
       // About 128 steps (a tenth of a second or two) a batch: the pipe is amortised and a limit is seen soon.
       batchSteps: 128,
       get stepsPerState() {

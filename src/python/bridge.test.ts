@@ -9,7 +9,7 @@ import { analyze } from '../analysis/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin } from '../../test/support/python.js';
+import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, SLOW_GAME } from '../../test/support/python.js';
 import { engineNear } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
@@ -138,6 +138,19 @@ describe('the Python bridge on the fixture games', () => {
     // The killed process was replaced: the game still explores.
     const again = await exploreGraph(game, { level: 1, workers: 1, maxNodes: 2 });
     expect(again.result.nodes).toBe(2);
+  });
+
+  it('stops the batches a stopped search left running: the next search does not wait behind them', async () => {
+    const game = openPythonGame(SLOW_GAME, { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    // Past the start a batch steps two states four times, two seconds a step: 16 s.
+    const first = await explore(game, { level: 1, workers: 1, maxSeconds: 1 });
+    expect(first.stopReason).toBe('max-seconds');
+    const started = performance.now();
+    const second = await explore(game, { level: 1, workers: 1, maxNodes: 2 });
+    expect(second.stopReason).toBe('max-nodes');
+    // Its one process: a second's grace, then killed and started again (behind the batch: ~15 s).
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 
   it('reports a game that eats memory as out of memory, with the actions', async () => {

@@ -72,6 +72,12 @@ function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi
 /** The click stats of a batch's states, in the order the expand op sends them (workers/python/arcgraph/expand.py). */
 const STAT_KEYS = ['classes', 'samples', 'split', 'splitCells'] as const;
 
+/**
+ * How long batches may still run once the exploration stopped without them (a second, as the
+ * thread pools' watchdog grace): the processes of those still running after it are killed.
+ */
+const ABANDON_GRACE_MS = 1000;
+
 let explorations = 0;
 
 /** One level of a Python game opened for exploring. */
@@ -88,6 +94,8 @@ export class PythonLevel {
   /** The latest frame-collision counts of each process (cumulative there). */
   private readonly collisions = new Map<number, { collisions: number; checked: number; violations: number }>();
   private startNote: string | undefined;
+  /** Aborted a grace after the exploration stopped with batches still running (see abandon). */
+  private readonly stopped = new AbortController();
 
   constructor(
     readonly game: PythonGame,
@@ -116,7 +124,7 @@ export class PythonLevel {
     const steps = batch.ends.length * Math.max(1, game.actions.length);
     let m;
     try {
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
     } catch (err) {
       // A step that never returned (its process was killed): the crash of the state it was on.
       if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
@@ -154,6 +162,16 @@ export class PythonLevel {
     this.statTotals.delete(batch);
     if (!totals || states === 0) return;
     STAT_KEYS.forEach((k, i) => (this.stats[k] += totals[STAT_KEYS.length * (states - 1) + i]));
+  }
+
+  /**
+   * The exploration stopped with batches still running, their results unused. A Python step cannot
+   * be interrupted, and a batch can run for minutes (a click class split cell by cell): after a
+   * grace, the processes still running one are killed (the pool starts new ones when next used),
+   * so neither the next level nor the end of the command waits for them.
+   */
+  abandon(): void {
+    setTimeout(() => this.stopped.abort(), ABANDON_GRACE_MS).unref();
   }
 
   /** What the exploration's result says about this level's Python side. */

@@ -222,9 +222,9 @@ export class PythonGame implements Game<PyState> {
     return this.sync.call({ ...header, stepSeconds: this.options.stepSeconds }, blobs, this.timeoutMs(steps));
   }
 
-  /** A request to one of `workers` pool processes. */
-  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number): Promise<Message> {
-    return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps));
+  /** A request to one of `workers` pool processes (its process is killed if `abandon` aborts before it is answered). */
+  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number, abandon?: AbortSignal): Promise<Message> {
+    return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps), abandon);
   }
 
   /** Starts `workers` pool processes and waits until they have loaded the game (a time budget then counts game steps, not start-up). */

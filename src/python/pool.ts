@@ -4,7 +4,7 @@
  * so it never waits for the coordinator. A process that died or was stopped is replaced.
  */
 import type { Message } from './protocol.js';
-import { PythonProcess, type HostCommand } from './process.js';
+import { PythonError, PythonProcess, REQUEUED, type HostCommand } from './process.js';
 
 export class PythonPool {
   private readonly procs: PythonProcess[] = [];
@@ -21,9 +21,16 @@ export class PythonPool {
   /**
    * Sends a request to the least busy of `workers` processes (starting or replacing them as needed).
    * Requests are counted here when sent, not when the process has them (that waits for its hello),
-   * so a burst of requests spreads over the processes.
+   * so a burst of requests spreads over the processes. `abandon` aborted before the answer kills
+   * the process (see PythonProcess.request); other requests queued on it are sent again.
    */
-  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number): Promise<Message> {
+  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number, abandon?: AbortSignal): Promise<Message> {
+    return this.send(workers, header, blobs, timeoutMs, abandon).catch((err: unknown) =>
+      err instanceof PythonError && err.kind === REQUEUED ? this.run(workers, header, blobs, timeoutMs, abandon) : Promise.reject(err),
+    );
+  }
+
+  private send(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number, abandon?: AbortSignal): Promise<Message> {
     while (this.procs.length < workers) this.procs.push(new PythonProcess(this.command()));
     let best = -1;
     for (let i = 0; i < workers; i++) {
@@ -38,7 +45,7 @@ export class PythonPool {
     const done = (): void => {
       if (this.procs[best] === proc) this.inflight[best]--;
     };
-    const reply = proc.hello.then(() => proc.request(header, blobs, timeoutMs));
+    const reply = proc.hello.then(() => proc.request(header, blobs, timeoutMs, abandon));
     reply.then(done, done);
     return reply;
   }
@@ -50,7 +57,7 @@ export class PythonPool {
     await Promise.all(this.procs.slice(0, workers).map((p) => p.hello));
   }
 
-  /** Ends every process (a sweep closes a game's pool before the next game). */
+  /** Ends every process (a sweep closes a game's pool before the next game; busy ones are killed). */
   close(): void {
     this.inflight.length = 0;
     for (const p of this.procs.splice(0)) p.close();

@@ -81,7 +81,14 @@ interface Pending {
   reject: (e: Error) => void;
   timer?: NodeJS.Timeout;
   op: string;
+  abandon?: AbortSignal;
 }
+
+/**
+ * The error of a request that was queued behind an abandoned one when its process was killed: it
+ * never ran, and the pool sends it again to another process.
+ */
+export const REQUEUED = 'requeued';
 
 const STDERR_KEEP = 16_384;
 
@@ -162,13 +169,18 @@ export class PythonProcess {
     return last ? `; stderr: ${last.trim()}` : '';
   }
 
-  /** Sends a request; rejects with PythonError (the host's error, a timeout, or the process's death). */
-  request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0): Promise<Message> {
+  /**
+   * Sends a request; rejects with PythonError (the host's error, a timeout, or the process's death).
+   * Aborting `abandon` while it is still pending kills the process (a step cannot be cut short any
+   * other way), so work nobody will read does not hold the process, or Node, for minutes.
+   */
+  request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0, abandon?: AbortSignal): Promise<Message> {
     if (!this.alive) return Promise.reject(new PythonError('died', `the Python process ${this.exited ?? 'was stopped'}${this.lastError()}`));
     const id = this.nextId++;
     const op = String(header.op);
-    return new Promise<Message>((resolve, reject) => {
-      const entry: Pending = { resolve, reject, op };
+    if (abandon?.aborted) return Promise.reject(new PythonError('abandoned', `the '${op}' request was abandoned before it was sent`));
+    const reply = new Promise<Message>((resolve, reject) => {
+      const entry: Pending = { resolve, reject, op, abandon };
       if (timeoutMs > 0) {
         entry.timer = setTimeout(() => {
           this.kill();
@@ -180,6 +192,18 @@ export class PythonProcess {
       this.watch();
       this.child.stdin!.write(encodeFrame({ ...header, id }, blobs));
     });
+    if (abandon) {
+      const stop = (): void => {
+        if (!this.pending.has(id)) return;
+        this.kill();
+        // The host answers in order: requests of other callers wait behind this one; they go elsewhere.
+        this.fail(new PythonError('abandoned', `the Python process was stopped: its '${op}' request was abandoned`), new PythonError(REQUEUED, 'its Python process was stopped for an abandoned request before this one ran'));
+      };
+      abandon.addEventListener('abort', stop);
+      const off = (): void => abandon.removeEventListener('abort', stop);
+      reply.then(off, off);
+    }
+    return reply;
   }
 
   /** While requests run, a step that stops beating for longer than stallMs gets the process killed, naming the step. */
@@ -209,9 +233,14 @@ export class PythonProcess {
     this.ending = true;
   }
 
-  /** Ends the process: closing its stdin lets the host return; a stuck one is killed. */
+  /**
+   * Ends the process: closing its stdin lets an idle host return (a stuck one is killed); one
+   * still running requests is killed at once (their caller is done with the game: a long batch
+   * would otherwise keep Node running for minutes after the result is out).
+   */
   close(): void {
     if (!this.alive) return;
+    if (this.pending.size > 0) return this.kill();
     this.ending = true;
     this.child.stdin!.end();
     setTimeout(() => this.kill(), 2000).unref();
@@ -233,12 +262,13 @@ export class PythonProcess {
     } else entry.resolve(m);
   }
 
-  private fail(err: Error): void {
+  /** Rejects every pending request with `err` (with `others` those not abandoned, if given). */
+  private fail(err: Error, others = err): void {
     this.unwatch();
     for (const [id, entry] of this.pending) {
       this.pending.delete(id);
       if (entry.timer) clearTimeout(entry.timer);
-      entry.reject(err);
+      entry.reject(entry.abandon?.aborted ? err : others);
     }
     this.idle();
   }

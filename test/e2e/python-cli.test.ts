@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
-import { FIXTURE_ENGINE, fixtureGame } from '../support/python.js';
+import { FIXTURE_ENGINE, fixtureGame, SLOW_GAME } from '../support/python.js';
 
 const cli = (args: string[], input?: string) =>
   spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8', input, env: { ...process.env, ARCGRAPH_ARC_ENGINE: FIXTURE_ENGINE, ARCGRAPH_ARC_GAMES: '' } });
@@ -38,5 +38,13 @@ describe('the command line on Python games', () => {
     expect(JSON.parse(bad.stdout).python).toMatchObject({ levelStart: 'set-level', startNote: expect.stringMatching(/does not reach|not at the start/) });
     const wrong = cli(['explore', fixtureGame('hid1'), '--identity', 'hidden']);
     expect([wrong.status, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
+  });
+
+  it('ends once its result is out, though the game still runs a batch the search left (16 s of steps)', () => {
+    const started = performance.now();
+    const r = cli(['explore', SLOW_GAME, '--max-seconds', '1', '--workers', '1', '--json']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'max-seconds', nodes: 3 });
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

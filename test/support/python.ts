@@ -11,6 +11,8 @@ import { GameAction, type Action, type Game } from '../../src/engine/index.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURE_ENGINE = join(ROOT, 'test', 'fixtures', 'python');
 export const fixtureGame = (id: string): string => join(FIXTURE_ENGINE, 'games', id);
+/** slw1: a game whose steps past the start take two seconds (kept out of games/, which tests sweep whole). */
+export const SLOW_GAME = join(FIXTURE_ENGINE, 'slow', 'slw1');
 
 /** The real engine and games (../shared/arc, or ARCGRAPH_ARC_ENGINE / ARCGRAPH_ARC_GAMES when set). */
 export const ARC_ENGINE = process.env.ARCGRAPH_ARC_ENGINE || resolve(ROOT, '..', 'shared', 'arc');

@@ -165,6 +165,8 @@ const command: Command = {
     } finally {
       bar.done();
       stop.dispose();
+      // A real ARC game's processes: one still running a batch the search left behind is stopped.
+      if (loaded instanceof PythonGame) loaded.close();
     }
   },
 };

@@ -3,6 +3,7 @@ import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type R
 import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { resolveGame } from '../../explorer/index.js';
+import { PythonGame } from '../../python/index.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph qualify <game> [options]
@@ -111,9 +112,10 @@ const command: Command = {
     const workers = workersOption(v, 'qualify');
     const out = outputDirOption(v, 'out');
     const shown = progress(!v.json);
+    const loaded = await resolveGame(ref, pythonOptions(v));
     const stop = interruption();
     try {
-      const r = await qualify(await resolveGame(ref, pythonOptions(v)), {
+      const r = await qualify(loaded, {
         level: numberOption(v, 'level', { min: 1 }),
         stepsScale: scale,
         workers,
@@ -134,6 +136,8 @@ const command: Command = {
     } finally {
       shown.done();
       stop.dispose();
+      // A real ARC game's processes: one still running work nobody will read is stopped.
+      if (loaded instanceof PythonGame) loaded.close();
     }
   },
 };

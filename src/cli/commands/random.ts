@@ -1,4 +1,5 @@
 import { resolveGame } from '../../explorer/index.js';
+import { PythonGame } from '../../python/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
@@ -89,6 +90,8 @@ const command: Command = {
       return r.verdict === 'fail' && !r.tutorial ? 1 : 0;
     } finally {
       stop.dispose();
+      // A real ARC game's processes: one still running attempts nobody will count is stopped.
+      if (loaded instanceof PythonGame) loaded.close();
     }
   },
 };
