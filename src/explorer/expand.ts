@@ -77,7 +77,7 @@ export interface ExpandResult {
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
   /** Set when the game threw: which state of the batch, which action code, what it said. */
-  error?: { state: number; action: number; message: string };
+  error?: { state: number; action: number; message: string; kind?: 'crash' | 'hang' | 'out-of-memory' };
   /** The batch's first sampled transition whose identity did not hold. */
   identity?: IdentityFault;
 }

@@ -128,6 +128,7 @@ describe('the Python bridge on the fixture games', () => {
     const hang = (await exploreGraph(game, { level: 2, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
     expect(hang).toBeInstanceOf(GameCrash);
     expect(hang.reason).toMatch(/did not return within 1 s \(stopped by its alarm\)/);
+    expect(hang.kind).toBe('hang');
     expect(hang.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
     const started = performance.now();
     const stuck = (await exploreGraph(game, { level: 3, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
@@ -157,6 +158,7 @@ describe('the Python bridge on the fixture games', () => {
     const err = (await exploreGraph(open('bad1', { memoryMb: 1024 }), { level: 4, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
     expect(err).toBeInstanceOf(GameCrash);
     expect(err.reason).toMatch(/^out of memory \(MemoryError\)/);
+    expect(err.kind).toBe('out-of-memory');
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
   });
 
@@ -203,6 +205,30 @@ describe('the Python side of the seeded player, sessions and random play', () =>
     expect(one.timing!.steps).toBeGreaterThanOrEqual(3000);
     const episode = playEpisode(game, 1, 'available', 3, one.firstWin!, 3000);
     expect(episode.end).toBe('won');
+  });
+
+  it('stops random play at a crash or a hang with the episode and its actions from the level start', async () => {
+    const { randomPlay } = await import('../random/index.js');
+    const { playEpisode } = await import('../player/index.js');
+    const game = open('bad1', { stepSeconds: 1 });
+    // An attempt crashes if it draws ACTION2 while the walker is at x == 2 (half of them): 10 steps each.
+    const crash = (await randomPlay(game, { level: 1, steps: 2000, workers: 2, maxAttemptSteps: 10 }).catch((e: unknown) => e)) as GameCrash;
+    expect(crash).toBeInstanceOf(GameCrash);
+    expect(crash.kind).toBe('crash');
+    expect(crash.reason).toMatch(/ValueError: boom at x=2 .*\(random episode (\d+), seed 1\)$/);
+    // bad1 raises at the first ACTION2 taken with the walker at x == 2 (two ACTION1 before it).
+    const actions = crash.actions;
+    expect(actions.at(-1)).toBe('ACTION2');
+    expect(actions.filter((a) => a === 'ACTION1').length).toBe(2);
+    // The seeded player draws the same moves: the episode named plays them and throws.
+    const index = Number(/random episode (\d+)/.exec(crash.reason)![1]);
+    const episode = playEpisode(game, 1, 'available', 1, index, 10);
+    expect(episode.end).toBe('threw');
+    expect(episode.actions.map((a) => `ACTION${a.id}`)).toEqual(actions);
+    const hang = (await randomPlay(game, { level: 2, steps: 2000, workers: 1, maxAttemptSteps: 10 }).catch((e: unknown) => e)) as GameCrash;
+    expect(hang).toBeInstanceOf(GameCrash);
+    expect([hang.kind, hang.actions.at(-1), hang.actions.filter((a) => a === 'ACTION1').length]).toEqual(['hang', 'ACTION2', 2]);
+    expect(hang.reason).toMatch(/did not return within 1 s \(stopped by its alarm\)/);
   });
 
   it('records and replays a session with the engine’s RESET and level progression', async () => {

@@ -1,7 +1,7 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
 import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
-import { PythonError } from './process.js';
+import { faultKindOf, PythonError } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
 
 /** A batch as the explorer sends it: frontier snapshots back to back and the end of each. */
@@ -23,7 +23,7 @@ export interface BatchRecords {
   node: Int32Array;
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
-  error?: { state: number; action: number; message: string };
+  error?: { state: number; action: number; message: string; kind?: 'crash' | 'hang' | 'out-of-memory' };
 }
 
 /** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */
@@ -130,7 +130,7 @@ export class PythonLevel {
       if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
       const n = batch.ends.length;
       const none = new Uint32Array(0);
-      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message } };
+      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message, kind: 'hang' } };
     }
     const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd, totals] = m.blobs;
     const count = keys.length;
@@ -138,7 +138,7 @@ export class PythonLevel {
     if (fc) this.collisions.set(Number(m.header.pid ?? 0), fc);
     const result: BatchRecords = { steps: u32(stepsB), recordEnds: u32(endsB), ...fingerprints(digests, count), keys, cells: u16(cells), action: u16(action), outcome, node: i32(node), bytes, bytesEnd: u32(bytesEnd) };
     this.statTotals.set(result, u32(totals));
-    const error = m.header.error as { state: number; action: number; message: string } | undefined;
+    const error = m.header.error as { state: number; action: number; message: string; kind: string } | undefined;
     if (error) {
       // The records of the failed state are left out, as the explorer's own kernel leaves them.
       const padded = new Uint32Array(batch.ends.length);
@@ -147,7 +147,7 @@ export class PythonLevel {
       stepsPadded.set(result.steps);
       result.recordEnds = padded;
       result.steps = stepsPadded;
-      result.error = { state: error.state, action: error.action, message: error.message };
+      result.error = { state: error.state, action: error.action, message: error.message, kind: faultKindOf(error.kind) };
     }
     return result;
   }

@@ -2,7 +2,7 @@
 export * from './discover.js';
 export * from './expand.js';
 export * from './game.js';
-export { PythonError } from './process.js';
+export { faultKindOf, PythonError } from './process.js';
 export * from './walks.js';
 export { PySession } from './session.js';
 export * from './fuzz.js';

@@ -76,6 +76,9 @@ export class PythonError extends Error {
   }
 }
 
+/** The fault a game's step error is, from the host's GameError kind (timeout, memory or exception). */
+export const faultKindOf = (kind: unknown): 'crash' | 'hang' | 'out-of-memory' => (kind === 'timeout' ? 'hang' : kind === 'memory' ? 'out-of-memory' : 'crash');
+
 interface Pending {
   resolve: (m: Message) => void;
   reject: (e: Error) => void;

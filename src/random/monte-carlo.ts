@@ -1,10 +1,10 @@
 /** Monte Carlo play of a random policy over the worker pool, with Clopper-Pearson bounds on its win rate. */
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
-import { actionName, cutCycles, type Action } from '../engine/index.js';
+import { actionName, codeName, cutCycles, type Action } from '../engine/index.js';
 import { GameCrash, openLevel, workerHeapMb, type GameSource } from '../explorer/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
-import { pythonWalks, type StepTiming } from '../python/index.js';
+import { faultKindOf, pythonWalks, WalkCrash, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
@@ -132,6 +132,8 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
       try {
         r = (await inflight.next())!.result;
       } catch (err) {
+        // A Python walk names the episode that threw and the actions from the level's start.
+        if (err instanceof WalkCrash) throw new GameCrash(game.id, level, err.actions.map(codeName), `${err.reason} (random episode ${err.episode}, seed ${seed})`, faultKindOf(err.kind));
         if (!(err instanceof StepStalled)) throw err;
         const [offset, step] = err.at;
         const reason = err.kind === 'hang' ? `a step did not return within ${err.limitSeconds} s: its worker thread was stopped` : 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY)';

@@ -2,7 +2,7 @@
 import { parseAction } from '../../engine/index.js';
 import { GameCrash } from '../../explorer/index.js';
 import { playEpisode } from '../../player/index.js';
-import { WalkCrash } from '../../python/index.js';
+import { faultKindOf, WalkCrash } from '../../python/index.js';
 import { randomPlay } from '../../random/index.js';
 import type { Regime, RegimeOutcome } from '../types.js';
 import { elapsed, type RegimeContext } from './context.js';
@@ -33,8 +33,9 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
     if (err instanceof WalkCrash) {
       // A Python walk names the episode that threw: play just that one again (through the game's own process).
       const episode = playEpisode(game, level, policy, seed, err.episode, budget);
-      const check = err.kind === 'timeout' ? 'slow-step' : 'exception';
-      ctx.raw.push({ regime, check, level, severity: 'fail', message: check === 'slow-step' ? err.reason : `step threw: ${err.reason}`, actions: episode.actions });
+      const kind = faultKindOf(err.kind);
+      const check = kind === 'hang' ? 'slow-step' : kind === 'out-of-memory' ? 'out-of-memory' : 'exception';
+      ctx.raw.push({ regime, check, level, severity: 'fail', message: check === 'exception' ? `step threw: ${err.reason}` : err.reason, actions: episode.actions });
       return { status: 'fail', steps: 0, findings: 1, seconds: elapsed(started) };
     }
     if (err instanceof GameCrash) {
