@@ -9,6 +9,7 @@ import { clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, FOUND_TICKET, type SharedTable } from './shared-table.js';
 import type { TicketSource } from './tickets.js';
+import type { FaultKind } from './coordinator.js';
 import { PROGRESS_SLOTS } from '../parallel/index.js';
 
 /** Successor status codes shipped back to the coordinator (StepOutcome, not the report's level Outcome). */
@@ -76,8 +77,8 @@ export interface ExpandResult {
    */
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
-  /** Set when the game threw: which state of the batch, which action code, what it said. */
-  error?: { state: number; action: number; message: string; kind?: 'crash' | 'hang' | 'out-of-memory' };
+  /** Set when the game threw: which state of the batch, which action code, what it said (and, from a Python game, the fault: a crash unless said). */
+  error?: { state: number; action: number; message: string; kind?: FaultKind };
   /** The batch's first sampled transition whose identity did not hold. */
   identity?: IdentityFault;
 }
