@@ -81,6 +81,14 @@ export async function openGame(source: GameSource, workers?: number): Promise<Op
 /** A resolved game reference: a JavaScript game and its module, or a real ARC game. */
 export type ResolvedGame = LoadedGame | PythonGame;
 
+/**
+ * Done with a resolved game: a real ARC game's processes end, one still running work nobody will
+ * read (a batch or attempts left by a stop) at once, so the command exits with its result.
+ */
+export function closeGame(resolved: ResolvedGame): void {
+  if (resolved instanceof PythonGame) resolved.close();
+}
+
 /** The game of a resolved reference. */
 export const gameOf = (resolved: ResolvedGame): Game => (resolved instanceof PythonGame ? resolved : resolved.game);
 

@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { parseAction } from '../../engine/index.js';
-import { resolveGame } from '../../explorer/index.js';
+import { closeGame, resolveGame } from '../../explorer/index.js';
 import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
@@ -165,8 +165,7 @@ const command: Command = {
     } finally {
       bar.done();
       stop.dispose();
-      // A real ARC game's processes: one still running a batch the search left behind is stopped.
-      if (loaded instanceof PythonGame) loaded.close();
+      closeGame(loaded);
     }
   },
 };

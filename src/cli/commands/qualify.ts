@@ -2,8 +2,7 @@ import { InputError } from '../../errors.js';
 import { qualify, REGIME_STEPS, type QualifyProgress, type QualifyResult, type RegimeOutcome } from '../../qualify/index.js';
 import { numberOption, onePositional, outputDirOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
-import { resolveGame } from '../../explorer/index.js';
-import { PythonGame } from '../../python/index.js';
+import { closeGame, resolveGame } from '../../explorer/index.js';
 import type { Command } from '../main.js';
 
 const USAGE = `Usage: arcgraph qualify <game> [options]
@@ -136,8 +135,7 @@ const command: Command = {
     } finally {
       shown.done();
       stop.dispose();
-      // A real ARC game's processes: one still running work nobody will read is stopped.
-      if (loaded instanceof PythonGame) loaded.close();
+      closeGame(loaded);
     }
   },
 };

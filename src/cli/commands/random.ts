@@ -1,5 +1,4 @@
-import { resolveGame } from '../../explorer/index.js';
-import { PythonGame } from '../../python/index.js';
+import { closeGame, resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
 import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
@@ -90,8 +89,7 @@ const command: Command = {
       return r.verdict === 'fail' && !r.tutorial ? 1 : 0;
     } finally {
       stop.dispose();
-      // A real ARC game's processes: one still running attempts nobody will count is stopped.
-      if (loaded instanceof PythonGame) loaded.close();
+      closeGame(loaded);
     }
   },
 };
