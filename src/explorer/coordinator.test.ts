@@ -169,6 +169,17 @@ describe('explore', () => {
     }
   });
 
+  it('shares a narrow frontier evenly between idle workers instead of handing one of them a full batch', async () => {
+    const loaded = await loadGame('bx19');
+    const inner = inlineExpander(loaded.game);
+    const sizes: number[] = [];
+    const expander: Expander = { workers: 4, ready: true, run: (task) => (sizes.push(task.ends.length), inner.run(task)) };
+    // Batches of 2 states (10 steps, 5 moves a state); the reset state has 3 successors and 4 workers are idle.
+    const { result } = await exploreGraph(loaded, { level: 2, expander, batchSteps: 10, maxNodes: 200 });
+    expect(sizes.slice(0, 4)).toEqual([1, 1, 1, 1]);
+    expect(result.stopReason).toBe('max-nodes');
+  });
+
   it('claims for an expander that cannot reach the table and repeats successors within a batch, with the same result', async () => {
     const loaded = await loadGame(fixture('spread'));
     const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
