@@ -154,6 +154,24 @@ describe('the Python bridge on the fixture games', () => {
     expect(performance.now() - started).toBeLessThan(8_000);
   });
 
+  it('stops the walks a stopped random play left running: the next play does not wait behind them', async () => {
+    const { randomPlay } = await import('../random/index.js');
+    const game = openPythonGame(SLOW_GAME, { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    await game.warm(1);
+    // Two tasks of two episodes in flight on the one process, up to ten steps each, two seconds a
+    // step once the walker has left the start: about 20-40 s of walks when Ctrl-C stops the play.
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 1000);
+    await randomPlay(game, { level: 1, steps: 10_000, maxAttemptSteps: 10, workers: 1, signal: stop.signal });
+    const started = performance.now();
+    // One step from the start: instant, once the process is free.
+    const second = await randomPlay(game, { level: 1, steps: 1, maxAttemptSteps: 1, workers: 1 });
+    expect(second.steps).toBe(1);
+    // A second's grace, then the process is killed and started again.
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
   it('reports a game that eats memory as out of memory, with the actions', async () => {
     const err = (await exploreGraph(open('bad1', { memoryMb: 1024 }), { level: 4, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
     expect(err).toBeInstanceOf(GameCrash);

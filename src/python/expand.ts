@@ -1,6 +1,7 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
 import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
+import { Abandonment } from './pool.js';
 import { faultKindOf, PythonError } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
 
@@ -72,12 +73,6 @@ function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi
 /** The click stats of a batch's states, in the order the expand op sends them (workers/python/arcgraph/expand.py). */
 const STAT_KEYS = ['classes', 'samples', 'split', 'splitCells'] as const;
 
-/**
- * How long batches may still run once the exploration stopped without them (a second, as the
- * thread pools' watchdog grace): the processes of those still running after it are killed.
- */
-const ABANDON_GRACE_MS = 1000;
-
 let explorations = 0;
 
 /** One level of a Python game opened for exploring. */
@@ -94,8 +89,7 @@ export class PythonLevel {
   /** The latest frame-collision counts of each process (cumulative there). */
   private readonly collisions = new Map<number, { collisions: number; checked: number; violations: number }>();
   private startNote: string | undefined;
-  /** Aborted a grace after the exploration stopped with batches still running (see abandon). */
-  private readonly stopped = new AbortController();
+  private readonly stopped = new Abandonment();
 
   constructor(
     readonly game: PythonGame,
@@ -164,14 +158,9 @@ export class PythonLevel {
     STAT_KEYS.forEach((k, i) => (this.stats[k] += totals[STAT_KEYS.length * (states - 1) + i]));
   }
 
-  /**
-   * The exploration stopped with batches still running, their results unused. A Python step cannot
-   * be interrupted, and a batch can run for minutes (a click class split cell by cell): after a
-   * grace, the processes still running one are killed (the pool starts new ones when next used),
-   * so neither the next level nor the end of the command waits for them.
-   */
+  /** The exploration stopped with batches still running, their results unused (a batch can run for minutes: a click class split cell by cell). */
   abandon(): void {
-    setTimeout(() => this.stopped.abort(), ABANDON_GRACE_MS).unref();
+    this.stopped.abandon();
   }
 
   /** What the exploration's result says about this level's Python side. */

@@ -6,6 +6,28 @@
 import type { Message } from './protocol.js';
 import { PythonError, PythonProcess, REQUEUED, type HostCommand } from './process.js';
 
+/**
+ * How long requests may still run once their caller stopped waiting for them (a second, as the
+ * thread pools' watchdog grace): the processes of those still running after it are killed.
+ */
+const ABANDON_GRACE_MS = 1000;
+
+/**
+ * A signal for the requests of one piece of work (an exploration, a random play): `abandon()`, when
+ * the work stopped with requests still running, aborts it after a grace. A Python step cannot be
+ * interrupted and a request can run for minutes, so the processes still running one are then
+ * killed (the pool starts new ones when next used), and neither the next work on the game nor the
+ * end of the command waits for them.
+ */
+export class Abandonment {
+  private readonly controller = new AbortController();
+  readonly signal: AbortSignal = this.controller.signal;
+
+  abandon(): void {
+    setTimeout(() => this.controller.abort(), ABANDON_GRACE_MS).unref();
+  }
+}
+
 export class PythonPool {
   private readonly procs: PythonProcess[] = [];
   /** Requests sent to each process and not answered yet. */

@@ -35,10 +35,13 @@ export class WalkCrash extends Error {
   }
 }
 
-/** Runs a walk task in one of `workers` processes: steps and end (WalkEnd) of each episode, and step timing. */
-export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: number): Promise<{ steps: Uint32Array; end: Uint8Array; timing: StepTiming }> {
+/**
+ * Runs a walk task in one of `workers` processes: steps and end (WalkEnd) of each episode, and step
+ * timing. Its process is killed if `abandon` aborts before the task is done (see Abandonment).
+ */
+export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: number, abandon?: AbortSignal): Promise<{ steps: Uint32Array; end: Uint8Array; timing: StepTiming }> {
   const start = game.root(task.level).snapshot;
-  const m = await game.run(workers, { op: 'walks', level: task.level, seed: task.seed, first: task.first, count: task.count, maxSteps: task.maxAttemptSteps, choices: task.choices }, [start], task.count * task.maxAttemptSteps);
+  const m = await game.run(workers, { op: 'walks', level: task.level, seed: task.seed, first: task.first, count: task.count, maxSteps: task.maxAttemptSteps, choices: task.choices }, [start], task.count * task.maxAttemptSteps, abandon);
   const error = m.header.error as { episode: number; actions: number[]; message: string; kind: string } | undefined;
   if (error) throw new WalkCrash(error.episode, error.actions, error.message, error.kind);
   return { steps: u32(m.blobs[0]), end: m.blobs[1], timing: m.header.timing as StepTiming };

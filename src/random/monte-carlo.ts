@@ -4,7 +4,7 @@ import { actionName, codeName, cutCycles, type Action } from '../engine/index.js
 import { GameCrash, openLevel, workerHeapMb, type GameSource } from '../explorer/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
-import { faultKindOf, pythonWalks, WalkCrash, type StepTiming } from '../python/index.js';
+import { Abandonment, faultKindOf, pythonWalks, WalkCrash, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
@@ -73,8 +73,9 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   const pool = module ? sharedPool('walk', workers, workerHeapMb(workers, options.maxMemory)) : undefined;
   let timing: StepTiming | undefined;
   // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
+  const walksStopped = python ? new Abandonment() : undefined;
   const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming }> => {
-    if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers);
+    if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers, walksStopped?.signal);
     return pool ? watchdog.runOn<WalkResult>(pool, { ...task }) : Promise.resolve().then(() => runWalks(game, task));
   };
   const watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
@@ -115,7 +116,8 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   let perTask = python ? 2 : 16;
   const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming }>();
   // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused
-  // (the watchdog stops one that is stuck).
+  // (the watchdog stops one that is stuck; a Python game's processes still running one are killed
+  // after a grace).
   try {
     while (used < budget && !options.signal?.aborted) {
       while (inflight.size < 2 * workers) {
@@ -166,7 +168,10 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
     }
   } finally {
     options.signal?.removeEventListener('abort', wake);
-    if (inflight.running > 0) watchdog.stop();
+    if (inflight.running > 0) {
+      watchdog.stop();
+      walksStopped?.abandon();
+    }
   }
   const { lower } = clopperPearson(wins, episodes);
   const { upper } = clopperPearson(wins + cutOff, episodes);
