@@ -183,7 +183,7 @@ class Coordinator {
   // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
   // of a task is then noise, and a batch still takes only tens of milliseconds. Where the workers
   // claim (many of them), 8k: the narrow first layers and the merge, which waits for the oldest
-  // batch, wait for one batch's length (16 cores, bx19:2 at 1M states: +10% at 16 workers, +13% at 8).
+  // batch, wait for one batch's length (16 cores, bx19:2 at 1M states: +10% at 16 workers, +15% at 8).
   private readonly targetSteps: number;
   private stepsPerState: number;
   private expandedCount = 0;
