@@ -2,7 +2,7 @@
 import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
 import { Abandonment } from './pool.js';
-import { faultKindOf, PythonError } from './process.js';
+import { faultKindOf, PythonError, type PyFaultKind } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
 
 /** A batch as the explorer sends it: frontier snapshots back to back and the end of each. */
@@ -24,7 +24,7 @@ export interface BatchRecords {
   node: Int32Array;
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
-  error?: { state: number; action: number; message: string; kind?: 'crash' | 'hang' | 'out-of-memory' };
+  error?: { state: number; action: number; message: string; kind?: PyFaultKind };
 }
 
 /** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */

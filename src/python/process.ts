@@ -76,8 +76,11 @@ export class PythonError extends Error {
   }
 }
 
+/** How a game's step failed (the explorer's FaultKind; this stage sits below the explorer). */
+export type PyFaultKind = 'crash' | 'hang' | 'out-of-memory';
+
 /** The fault a game's step error is, from the host's GameError kind (timeout, memory or exception). */
-export const faultKindOf = (kind: unknown): 'crash' | 'hang' | 'out-of-memory' => (kind === 'timeout' ? 'hang' : kind === 'memory' ? 'out-of-memory' : 'crash');
+export const faultKindOf = (kind: unknown): PyFaultKind => (kind === 'timeout' ? 'hang' : kind === 'memory' ? 'out-of-memory' : 'crash');
 
 interface Pending {
   resolve: (m: Message) => void;

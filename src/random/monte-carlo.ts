@@ -1,7 +1,7 @@
 /** Monte Carlo play of a random policy over the worker pool, with Clopper-Pearson bounds on its win rate. */
 import { attemptsToCertify, DEFAULT_THRESHOLD, verdictFor, type Policy, type Verdict } from '../analysis/index.js';
 import { actionName, codeName, cutCycles, type Action } from '../engine/index.js';
-import { GameCrash, openLevel, workerHeapMb, type GameSource } from '../explorer/index.js';
+import { GameCrash, openLevel, workerHeapMb, type FaultKind, type GameSource } from '../explorer/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
 import { Abandonment, faultKindOf, pythonWalks, WalkCrash, type StepTiming } from '../python/index.js';
@@ -80,7 +80,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   };
   const watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
   /** A fault of episode `index` at its step `step`: the episode's moves up to it (drawn again here, not played). */
-  const fault = (index: number, step: number, reason: string, kind: 'crash' | 'hang' | 'out-of-memory'): GameCrash =>
+  const fault = (index: number, step: number, reason: string, kind: FaultKind): GameCrash =>
     new GameCrash(game.id, level, shorter(episodeActions(game, policy, seed, index, step)).map(actionName), `${reason} (random episode ${index}, seed ${seed})`, kind);
   /**
    * The episode's moves with their cycles cut: its prefix played again (every step of it returned

@@ -62,7 +62,7 @@ class Expander:
         rec = Records()
         steps = array('I')
         record_ends = array('I')
-        stats = {'classes': 0, 'samples': 0, 'split': 0, 'splitCells': 0}
+        stats = dict.fromkeys(STAT_KEYS, 0)
         # The click stats so far after each state (STAT_KEYS order): the explorer counts those of
         # the states it merged alone, so the numbers are the same at any worker count.
         totals = array('I')
