@@ -13,6 +13,7 @@ import { bfsPath, depthOf } from '../graph/index.js';
 import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
 import { Watchdog } from '../parallel/index.js';
 import { MAX_TICKET, TicketIds } from './tickets.js';
+import { ID_BASE, SharedTable } from './shared-table.js';
 import { NodeFlag, type StateGraph } from '../graph/graph.js';
 import { exportGraph } from '../graph/graphology.js';
 import { tempFolders } from '../../test/support/temp.js';
@@ -167,6 +168,36 @@ describe('explore', () => {
       expect(stable(run.result)).toEqual(stable(reference.result));
       expect(arrays(run.graph)).toEqual(arrays(reference.graph));
     }
+  });
+
+  it('hands the workers a grown table whose tags are all ids, and tickets that start over, with the same result', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const inner = await startedPool(3, loaded.module, 1);
+    let capacity = 0;
+    const grown: { tickets: number; drawn: number }[] = [];
+    const expander: Expander = {
+      workers: 3,
+      ready: true,
+      run: (task) => inner.run(task),
+      runAndClaim(task, table, tickets) {
+        if (capacity !== 0 && table.capacity !== capacity) {
+          // The first batch after a growth: what the table and the tickets hold before it claims.
+          let named = 0;
+          new SharedTable(table).forEach((_lo, _hi, tag) => (named += tag < ID_BASE ? 1 : 0));
+          grown.push({ tickets: named, drawn: new Uint32Array(tickets.counter)[0] });
+        }
+        capacity = table.capacity;
+        return inner.runAndClaim!(task, table, tickets);
+      },
+    };
+    // Batches small enough that the claims in flight never fill the table past its limit (a batch
+    // cut short leaves later batches unmerged at the growth, and their tickets must stay).
+    const run = await exploreGraph(loaded, { level: 1, expander, batchSteps: 20, claimIn: 'workers', tableSlots: 4096 });
+    expect(grown.length).toBeGreaterThan(3);
+    expect(grown).toEqual(grown.map(() => ({ tickets: 0, drawn: 0 })));
+    expect(stable(run.result)).toEqual(stable(reference.result));
+    expect(arrays(run.graph)).toEqual(arrays(reference.graph));
   });
 
   it('shares a narrow frontier evenly between idle workers instead of handing one of them a full batch', async () => {

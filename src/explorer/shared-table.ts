@@ -11,8 +11,9 @@
  * that meets CLAIMING waits for it. A tag, once published, never changes.
  *
  * Home slots are the fingerprint's low half scaled to the capacity (not masked), so the capacity
- * needs not be a power of two: the table grows by half (load stays between 0.5 and 0.75, not 0.375
- * and 0.75), and a grown table keeps its entries in the same order (the rehash writes sequentially).
+ * needs not be a power of two: the table grows by a quarter (load stays between 0.6 and 0.75, not
+ * 0.375 and 0.75 as doubling would leave it), and a grown table keeps its entries in the same order
+ * (the rehash writes sequentially).
  * Slots live in pages of 2^26 (768 MB), as one typed array holds at most 2^32 elements.
  */
 export const EMPTY = 0;
@@ -209,15 +210,15 @@ export class SharedTable {
   }
 
   /**
-   * A copy with `capacity` slots, holding the same entries and tags (no
+   * A copy with `capacity` slots, holding the same entries, each tag as `retag` gives it (no
    * thread may use this table meanwhile). Reading the old slots in order, homes rise with them, so
    * the new table is written front to back, not at random.
    */
-  grown(capacity: number, limit = Math.floor(capacity * 0.9)): SharedTable {
+  grown(capacity: number, retag: (tag: number) => number = (tag) => tag, limit = Math.floor(capacity * 0.9)): SharedTable {
     const next = SharedTable.create(capacity, limit);
     let count = 0;
     this.forEach((lo, hi, tag) => {
-      next.put(lo, hi, tag);
+      next.put(lo, hi, retag(tag));
       count++;
     });
     next.counter[RESERVED] = count;

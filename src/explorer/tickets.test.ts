@@ -44,6 +44,22 @@ describe('tickets', () => {
     expect(again.peek()).toBe(2 * TICKET_BLOCK);
   });
 
+  it('start over when renewed: the ids written are gone, and a block drawn before is not used', () => {
+    const ids = new TicketIds();
+    const source = new TicketSource(ids.handle);
+    for (let i = 0; i < 5; i++) {
+      source.peek();
+      source.take();
+    }
+    ids.set(3, 12);
+    ids.renew();
+    expect([ids.get(3), ids.drawn, ids.bytes]).toEqual([-1, 0, 0]);
+    const renewed = new TicketSource(ids.handle);
+    expect(renewed.peek()).toBe(0);
+    ids.set(0, 99);
+    expect(new TicketView(structuredClone(ids.handle)).get(0)).toBe(99);
+  });
+
   it('are not drawn past the most a tag names: the counter does not wrap around to tickets drawn before', () => {
     const ids = new TicketIds();
     new Uint32Array(ids.handle.counter)[0] = MAX_TICKET - TICKET_BLOCK - 5;

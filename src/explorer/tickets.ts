@@ -8,6 +8,8 @@
  * of megabytes, each a cache miss on a line another core wrote last.
  *
  * The ids take 4 bytes a ticket, in shared chunks that the system commits only where written.
+ * When the table grows with every claim numbered, its tags take the ids and the tickets start
+ * over (TicketIds.renew): then only the claims since the last growth hold tickets.
  */
 /**
  * Tickets a chunk of ids holds: a chunk is a SharedArrayBuffer of 64 MB, committed as written;
@@ -33,11 +35,13 @@ export interface TicketsHandle {
 
 let serials = 0;
 
+const freshHandle = (): TicketsHandle => ({ chunks: [], counter: new SharedArrayBuffer(4), serial: ++serials });
+
 /** Reads the ids of tickets; numbers that are not there yet read -1. */
 export class TicketView {
-  protected readonly chunks: Int32Array[];
+  protected chunks: Int32Array[];
 
-  constructor(readonly handle: TicketsHandle) {
+  constructor(public handle: TicketsHandle) {
     this.chunks = handle.chunks.map((b) => new Int32Array(b));
   }
 
@@ -50,12 +54,23 @@ export class TicketView {
 
 /** The coordinator's side: the ids it writes, and the tickets drawn so far. */
 export class TicketIds extends TicketView {
-  private readonly counter: Uint32Array;
+  private counter: Uint32Array;
 
   constructor() {
-    const handle: TicketsHandle = { chunks: [], counter: new SharedArrayBuffer(4), serial: ++serials };
+    const handle = freshHandle();
     super(handle);
     this.counter = new Uint32Array(handle.counter);
+  }
+
+  /**
+   * Starts the tickets over, the ids written so far dropped: only once no tag, batch or worker
+   * names a ticket drawn so far. A worker's block of old tickets is dropped with them (the serial
+   * changes).
+   */
+  renew(): void {
+    this.handle = freshHandle();
+    this.chunks = [];
+    this.counter = new Uint32Array(this.handle.counter);
   }
 
   /** Writes a ticket's node id (plain stores: a worker that still reads 0 reports the ticket, which merging resolves anyway). */
