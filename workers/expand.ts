@@ -14,11 +14,11 @@ import { packMessage, unpackMessage } from '../src/explorer/wire.js';
 const scratch = new Scratch();
 
 /**
- * A batch (its packed buffer, shared), to claim its successors in the shared fingerprint table
- * the table's and the tickets' handles, and where the watchdog reads its progress
- * (src/parallel/watchdog.ts).
+ * A batch (its packed buffer, shared), a buffer to pack the result into if it has room, to claim
+ * its successors in the shared fingerprint table the table's and the tickets' handles, and where
+ * the watchdog reads its progress (src/parallel/watchdog.ts).
  */
-export default async function expand(message: { buffer: SharedArrayBuffer; table?: TableHandle; tickets?: TicketsHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
+export default async function expand(message: { buffer: SharedArrayBuffer; reply?: SharedArrayBuffer; table?: TableHandle; tickets?: TicketsHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
   // Started (loading the game's module is the game's code too), on this thread.
   const progress = markStarted(message.progress, threadId);
   await initIdentity();
@@ -26,6 +26,6 @@ export default async function expand(message: { buffer: SharedArrayBuffer; table
   const game = await loadGameModule(task.module);
   const result = message.table && message.tickets ? expandAndClaim(game, task, new SharedTable(message.table), new TicketSource(message.tickets), scratch, progress) : expandBatch(game, task, scratch, progress);
   markFinished(progress);
-  // Not moved: transferring would detach it here (see wire.ts).
-  return packMessage(result);
+  // Into the buffer the coordinator lent, where it has room. Not moved: transferring would detach it here (see wire.ts).
+  return packMessage(result, message.reply);
 }

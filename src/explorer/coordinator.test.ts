@@ -11,6 +11,7 @@ import { loadGame } from '../suite/loader.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 import { bfsPath, depthOf } from '../graph/index.js';
 import { exploreGraph, GameCrash, type ExploreOptions } from './coordinator.js';
+import type { ExpandResult } from './expand.js';
 import { Watchdog } from '../parallel/index.js';
 import { MAX_TICKET, TicketIds } from './tickets.js';
 import { ID_BASE, SharedTable } from './shared-table.js';
@@ -198,6 +199,43 @@ describe('explore', () => {
     expect(grown).toEqual(grown.map(() => ({ tickets: 0, drawn: 0 })));
     expect(stable(run.result)).toEqual(stable(reference.result));
     expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+  });
+
+  it('packs hundreds of results into a few reply buffers, each used again once its batch is merged, with the same result', async () => {
+    const loaded = await loadGame(fixture('spread'));
+    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const inner = await startedPool(3, loaded.module, 1);
+    // A buffer comes back from a worker as a new object over the same memory: a merged result's
+    // buffer is marked in its last word, past the messages packed into it.
+    const MARK = 0x7eadbeef;
+    const last = (r: { node: Int32Array }): Int32Array => new Int32Array(r.node.buffer, r.node.buffer.byteLength - 4, 1);
+    let batches = 0;
+    let reused = 0;
+    const seen = <T extends { node: Int32Array }>(r: T): T => {
+      batches++;
+      if (last(r)[0] === MARK) reused++;
+      return r;
+    };
+    const expander: Expander = {
+      workers: 3,
+      ready: true,
+      run: async (task) => seen(await inner.run(task)),
+      runAndClaim: async (task, table, tickets) => seen(await inner.runAndClaim!(task, table, tickets)),
+      release(r) {
+        last(r as ExpandResult)[0] = MARK;
+        inner.release!(r);
+      },
+    };
+    for (const claimIn of ['workers', 'coordinator'] as const) {
+      batches = 0;
+      reused = 0;
+      const run = await exploreGraph(loaded, { level: 1, expander, batchSteps: 20, claimIn });
+      expect(batches).toBeGreaterThan(300);
+      // All but the first few (a buffer too small for a result is replaced by a larger one).
+      expect(reused).toBeGreaterThan(0.8 * batches);
+      expect(stable(run.result)).toEqual(stable(reference.result));
+      expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+    }
   });
 
   it('shares a narrow frontier evenly between idle workers instead of handing one of them a full batch', async () => {

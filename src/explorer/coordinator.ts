@@ -260,8 +260,16 @@ class Coordinator {
     return store.ensure(nodes, edges);
   }
 
-  /** Merges one expanded batch, node by node in id order, until a limit stops the search. */
+  /** Merges one expanded batch, node by node in id order, until a limit stops the search; its result is read no more after. */
   private merge(batch: Batch, r: ClaimedBatch | ExpandResult): void {
+    try {
+      this.mergeResult(batch, r);
+    } finally {
+      this.expander.release?.(r);
+    }
+  }
+
+  private mergeResult(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
     if (!this.room(r.node.length)) return this.stop('max-memory');
     const done: Merged = this.claimInWorkers ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);

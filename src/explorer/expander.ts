@@ -4,7 +4,7 @@ import { sharedPool, type Watchdog } from '../parallel/index.js';
 import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { TableHandle } from './shared-table.js';
 import type { TicketsHandle } from './tickets.js';
-import { packMessage, unpackMessage } from './wire.js';
+import { BufferPool, packMessage, unpackMessage } from './wire.js';
 import { workerHeapMb } from './memory.js';
 
 /**
@@ -23,6 +23,8 @@ export interface Expander {
   runAndClaim?(task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch>;
   /** The search stopped with batches still running, their results unused: stop those that would outlive it (thread pools have the watchdog for that). */
   abandon?(): void;
+  /** The coordinator has merged a result and reads it no more: its buffer may carry another. */
+  release?(result: object): void;
 }
 
 /** Result arrays the coordinator keeps past the merge: successor bytes, in the frontier. */
@@ -36,12 +38,34 @@ const KEPT = ['bytes'];
  */
 export function poolExpander(workers: number, module: string, level: number, watchdog: Watchdog, heapMb = workerHeapMb(workers)): Expander {
   const pool = sharedPool('expand', workers, heapMb);
-  // Packed per attempt: a batch whose thread was terminated under another's hang runs again.
+  // A batch's buffer is free once its thread has finished (or was terminated); a result's once
+  // the coordinator has merged it. Up to four batches a worker are in flight (Coordinator.dispatch).
+  const tasks = new BufferPool(4 * workers + 4);
+  const replies = new BufferPool(4 * workers + 4);
+  const replyOf = new WeakMap<object, SharedArrayBuffer>();
   // Posted, not transferred (see wire.ts: a detached buffer slows every typed array of this thread).
-  const send = (task: ExpandTask, claim?: { table: TableHandle; tickets: TicketsHandle }): Promise<SharedArrayBuffer> =>
-    watchdog.run(pool, (progress) => pool.run<SharedArrayBuffer>({ buffer: packMessage(task), ...claim, progress }));
-  const run = async (task: ExpandTask): Promise<ExpandResult> => unpackMessage<ExpandResult>(await send(task), KEPT);
-  const runAndClaim = async (task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch> => unpackMessage<ClaimedBatch>(await send(task, { table, tickets }), KEPT);
+  // A batch whose thread was terminated under another's hang runs again, with a fresh reply buffer.
+  const send = async (task: ExpandTask, claim?: { table: TableHandle; tickets: TicketsHandle }): Promise<SharedArrayBuffer> => {
+    const buffer = packMessage(task, tasks.take());
+    try {
+      return await watchdog.run(pool, (progress) => pool.run<SharedArrayBuffer>({ buffer, reply: replies.take(), ...claim, progress }));
+    } finally {
+      tasks.give(buffer);
+    }
+  };
+  const unpacked = <T extends object>(reply: SharedArrayBuffer): T => {
+    const result = unpackMessage<T>(reply, KEPT);
+    replyOf.set(result, reply);
+    return result;
+  };
+  const run = async (task: ExpandTask): Promise<ExpandResult> => unpacked<ExpandResult>(await send(task));
+  const runAndClaim = async (task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch> => unpacked<ClaimedBatch>(await send(task, { table, tickets }));
+  const release = (result: object): void => {
+    const reply = replyOf.get(result);
+    if (!reply) return;
+    replyOf.delete(result);
+    replies.give(reply);
+  };
   let failed = false;
   if (!pool.started) {
     for (let i = 0; i < workers; i++) run({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0) }).catch(() => (failed = true));
@@ -53,6 +77,7 @@ export function poolExpander(workers: number, module: string, level: number, wat
     },
     run,
     runAndClaim,
+    release,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packMessage, unpackMessage } from './wire.js';
+import { BufferPool, packMessage, unpackMessage } from './wire.js';
 
 describe('wire', () => {
   it('round-trips typed arrays (views of larger ones too) and plain fields, as views or copies', () => {
@@ -28,5 +28,23 @@ describe('wire', () => {
     expect(back.node.buffer).toBe(buffer);
     expect(back.wide.byteOffset % 8).toBe(0);
     expect(back.bytes.buffer).not.toBe(buffer);
+  });
+
+  it('packs into a buffer used before where it has room, else into a larger new one, and pools a bounded number', () => {
+    const small = { level: 1, node: new Int32Array([1, 2, 3]) };
+    const large = { level: 2, node: new Int32Array(1000).fill(7) };
+    const first = packMessage(large);
+    // Garbage from the earlier message is left behind the new one's header and arrays: unpacking reads only those.
+    expect(packMessage(small, first)).toBe(first);
+    expect(unpackMessage<typeof small>(first)).toEqual(small);
+    const grown = packMessage(large, packMessage(small));
+    expect(grown.byteLength).toBeGreaterThanOrEqual(first.byteLength * 1.2);
+    expect(unpackMessage<typeof large>(grown)).toEqual(large);
+    const pool = new BufferPool(2);
+    const buffers = [first, grown, packMessage(small)];
+    for (const b of buffers) pool.give(b);
+    expect(pool.take()).toBe(grown);
+    expect(pool.take()).toBe(first);
+    expect(pool.take()).toBeUndefined();
   });
 });

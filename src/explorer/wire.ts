@@ -25,8 +25,12 @@ interface Header {
 
 const align = (n: number): number => (n + 7) & ~7;
 
-/** Packs an object's typed arrays and other fields into one new shared buffer, to post as it is. */
-export function packMessage(value: object): SharedArrayBuffer {
+/**
+ * Packs an object's typed arrays and other fields into one shared buffer, to post as it is: into
+ * `into` where it has room (a buffer used before: see BufferPool), else a new one with a quarter
+ * more room than needed, so that a pooled buffer grows a few times and is then reused.
+ */
+export function packMessage(value: object, into?: SharedArrayBuffer): SharedArrayBuffer {
   const header: Header = { plain: {}, arrays: [] };
   const arrays: AnyArray[] = [];
   for (const [key, field] of Object.entries(value)) {
@@ -42,7 +46,7 @@ export function packMessage(value: object): SharedArrayBuffer {
   }
   const text = new TextEncoder().encode(JSON.stringify(header));
   if (4 + text.length > estimate + 4) throw new Error('message header longer than estimated');
-  const buffer = new SharedArrayBuffer(offset);
+  const buffer = into && into.byteLength >= offset ? into : new SharedArrayBuffer(into ? align(Math.ceil(offset * 1.25)) : offset);
   new DataView(buffer).setUint32(0, text.length, true);
   new Uint8Array(buffer, 4, text.length).set(text);
   for (const [i, a] of arrays.entries()) new Uint8Array(buffer, header.arrays[i][2], a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
@@ -60,4 +64,27 @@ export function unpackMessage<T>(buffer: SharedArrayBuffer, copy: readonly strin
     out[key] = copy.includes(key) ? view.slice() : view;
   }
   return out as T;
+}
+
+/**
+ * Message buffers to use again. A batch's buffers are garbage once merged, but V8 frees a buffer's
+ * memory only when it collects its object, and glibc's malloc then keeps what it freed: an
+ * exploration's stream of fresh buffers held 1.5 GB more resident memory at 30M states (bx19
+ * level 3, 2 workers) than the graph needed. Buffers given back here are handed out again instead.
+ */
+export class BufferPool {
+  private readonly free: SharedArrayBuffer[] = [];
+
+  /** Keeps at most `limit` buffers (as many as are in flight at once). */
+  constructor(private readonly limit: number) {}
+
+  /** A buffer given back earlier, if any (packMessage fills it, or makes a larger one). */
+  take(): SharedArrayBuffer | undefined {
+    return this.free.pop();
+  }
+
+  /** Gives a buffer back: nothing may read or write it any more. */
+  give(buffer: SharedArrayBuffer): void {
+    if (this.free.length < this.limit) this.free.push(buffer);
+  }
 }
