@@ -1,6 +1,7 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
 import { threadId } from 'node:worker_threads';
 import { markFinished, markStarted } from '../src/parallel/watchdog.js';
+import { collectTogether } from '../src/parallel/collect.js';
 import { initIdentity } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 // A worker thread imports its kernel's own module, not the stage's index.ts: each thread pays at
@@ -18,7 +19,9 @@ const scratch = new Scratch();
  * its successors in the shared fingerprint table the table's and the tickets' handles, and where
  * the watchdog reads its progress (src/parallel/watchdog.ts).
  */
-export default async function expand(message: { buffer: SharedArrayBuffer; reply?: SharedArrayBuffer; table?: TableHandle; tickets?: TicketsHandle; progress?: SharedArrayBuffer }): Promise<unknown> {
+export default async function expand(message: { buffer: SharedArrayBuffer; reply?: SharedArrayBuffer; table?: TableHandle; tickets?: TicketsHandle; progress?: SharedArrayBuffer } | { collect: SharedArrayBuffer }): Promise<unknown> {
+  // The coordinator dropped what this thread was sent (src/parallel/collect.ts).
+  if ('collect' in message) return collectTogether(message.collect);
   // Started (loading the game's module is the game's code too), on this thread.
   const progress = markStarted(message.progress, threadId);
   await initIdentity();

@@ -159,6 +159,8 @@ interface Batch {
 /** The table grows by a quarter when its claims pass this share of its slots: its load stays between 0.6 and 0.75, 16-20 bytes a state. */
 const GROW_AT = 0.75;
 const GROW_BY = 1.25;
+/** A table this large, dropped, is worth a collection in every worker (a few milliseconds a thread). */
+const COLLECT_AFTER = 256 * 2 ** 20;
 /** States a batch carries at most. */
 const MAX_BATCH_STATES = 4096;
 
@@ -327,9 +329,12 @@ class Coordinator {
       unnumbered++;
       return tag;
     };
+    const dropped = this.table.bytes;
     this.table = settled ? this.table.grown(capacity, numbered) : this.table.grown(capacity);
     if (settled && unnumbered === 0) tickets.renew();
     this.growNeeded = false;
+    // The workers hold the old table (and the old tickets) until they collect their garbage.
+    if (this.claimInWorkers && dropped >= COLLECT_AFTER) this.expander.collect?.();
   }
 
   private report(): void {
@@ -398,6 +403,8 @@ class Coordinator {
         this.watchdog.stop();
         this.expander.abandon?.();
       }
+      // The table is of no more use to the workers: their hold on it must not last through the analysis.
+      if (this.claimInWorkers) this.expander.collect?.();
     }
   }
 

@@ -1,6 +1,6 @@
 /** Where expansion batches run: the shared worker pool, or this thread. */
 import type { Game } from '../engine/index.js';
-import { sharedPool, type Watchdog } from '../parallel/index.js';
+import { collectInThreads, sharedPool, type Watchdog } from '../parallel/index.js';
 import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { TableHandle } from './shared-table.js';
 import type { TicketsHandle } from './tickets.js';
@@ -25,6 +25,8 @@ export interface Expander {
   abandon?(): void;
   /** The coordinator has merged a result and reads it no more: its buffer may carry another. */
   release?(result: object): void;
+  /** The coordinator dropped a table (or the search ended): the threads collect their garbage, so the memory the table's objects hold goes too. */
+  collect?(): void;
 }
 
 /** Result arrays the coordinator keeps past the merge: successor bytes, in the frontier. */
@@ -78,6 +80,7 @@ export function poolExpander(workers: number, module: string, level: number, wat
     run,
     runAndClaim,
     release,
+    collect: () => void collectInThreads(pool, workers),
   };
 }
 
