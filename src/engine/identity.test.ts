@@ -4,7 +4,7 @@ import lights from '../../test/fixtures/lights.js';
 import maze from '../../test/fixtures/maze.js';
 import ruin from '../../test/fixtures/ruin.js';
 import { playerMoves, type Game } from './game.js';
-import { collisionProbability, fingerprint, fingerprintHex, hash64, initIdentity } from './identity.js';
+import { collisionProbability, collisionWarning, fingerprint, fingerprintHex, hash64, initIdentity } from './identity.js';
 
 beforeAll(initIdentity);
 
@@ -118,5 +118,13 @@ describe('collisionProbability', () => {
     expect(collisionProbability(1e6, 3e6)).toBeCloseTo((1e6 * 2e6) / 2 ** 64, 25);
     expect(collisionProbability(10, 10)).toBe(0);
     expect(collisionProbability(2 ** 40, 2 ** 41)).toBe(1);
+  });
+
+  it('is worth a warning from 1e-3 on: bx19 level 6 (606.7M states, 2.91G transitions) gets one, level 3 (63.6M, 209M) not', () => {
+    const level6 = collisionProbability(606_669_660, 2_910_000_000);
+    expect(level6).toBeCloseTo(0.076, 2);
+    expect(collisionWarning(level6)).toMatch(/odds 7\.6e-2\b.*exact for the graph as merged/);
+    expect(collisionWarning(collisionProbability(63_562_700, 208_990_215))).toBeUndefined();
+    expect(collisionWarning(1e-3)).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import { InputError } from '../../errors.js';
-import { parseAction } from '../../engine/index.js';
+import { collisionWarning, parseAction } from '../../engine/index.js';
 import { closeGame, resolveGame } from '../../explorer/index.js';
 import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
@@ -60,13 +60,14 @@ function pythonLines(r: ExploreReport): string[] {
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
 function describe(r: ExploreReport): string {
+  const collision = collisionWarning(r.collisionProbability);
   const lines = [
     `${r.game} level ${r.level}: ${r.nodes} states, ${r.edges} edges, ${r.transitions} transitions (merge density ${r.mergeDensity.toFixed(3)})`,
     r.fullyExplored ? 'fully explored' : `not fully explored: stopped by ${r.stopReason}, ${r.frontier} states on the frontier`,
     `depth: max ${r.maxDepth}; states per depth ${r.depthHistogram.join(' ')}${r.depthHistogram.length <= r.maxDepth ? ' ...' : ''}`,
     `cycles: ${r.cycles.nonTrivial} strongly connected components of 2+ states (largest ${r.cycles.largest}), ${r.cycles.selfLoops} self-loops`,
     `terminals: ${r.terminals.won} won (${r.terminals.complete} completing the game), ${r.terminals.lost} game over`,
-    `fingerprint collision probability: ${r.collisionProbability.toExponential(2)}`,
+    `fingerprint collision probability: ${r.collisionProbability.toExponential(2)}${collision ? ` (HIGH: ${collision})` : ''}`,
     `speed: ${Math.round(r.transitionsPerSecond)} transitions/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s; store ${Math.round(r.bytesPerState)} bytes/state`,
     r.shortestWin
       ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${r.shortestWin.actions.join(' ')}`
