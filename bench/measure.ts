@@ -1,4 +1,6 @@
 /** Timing with warm-up and repetitions; results are medians (the machines are shared and noisy). */
+import { collectGarbage } from '../src/parallel/index.js';
+
 export interface Timing {
   median: number;
   runs: number[];
@@ -33,13 +35,11 @@ export async function rate(reps: number, fn: () => number | Promise<number>): Pr
 }
 
 /**
- * Collects garbage between measurements when node runs with --expose-gc (`npm run bench` does), so
- * one measurement's garbage is not charged to the next: after the naive explorer's heap, the
- * explorer's coordinator ran 20-30% slower.
+ * Measurements collect garbage in between (the project's full collection, which needs no
+ * --expose-gc), so one measurement's garbage is not charged to the next: after the naive
+ * explorer's heap, the explorer's coordinator ran 20-30% slower.
  */
-export function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
+export { collectGarbage };
 
 /** Seconds taken by `fn`. */
 export async function seconds(fn: () => unknown): Promise<number> {

@@ -97,6 +97,20 @@ function arrays(g: StateGraph): object {
   return { ...g, actions: [...g.actions] };
 }
 
+type Explored = Awaited<ReturnType<typeof exploreGraph>>;
+
+/** The spread fixture's level 1 and its reference: one batch at a time on this thread, claimed by the coordinator, a table that never grows. */
+async function spreadReference(): Promise<{ loaded: Awaited<ReturnType<typeof loadGame>>; reference: Explored }> {
+  const loaded = await loadGame(fixture('spread'));
+  return { loaded, reference: await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 }) };
+}
+
+/** The same graph and numbers as the reference (timings and store sizes aside). */
+function expectSame(run: Explored, reference: Explored): void {
+  expect(stable(run.result)).toEqual(stable(reference.result));
+  expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+}
+
 /** Wraps an expander to count the states it was given (the rest were expanded on the coordinator's thread). */
 function counting(inner: Expander, ready: () => boolean = () => inner.ready): { expander: Expander; states: () => number } {
   let states = 0;
@@ -145,9 +159,7 @@ describe('explore', () => {
   });
 
   it('gives the same graph and numbers with 1, 2, 3, 8 or 16 workers, whoever claims, in any completion order', async () => {
-    const loaded = await loadGame(fixture('spread'));
-    // The reference: one batch at a time on this thread, claimed by the coordinator, a table that never grows.
-    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const { loaded, reference } = await spreadReference();
     const expanded = reference.result.nodes - reference.result.terminals.won - reference.result.terminals.lost;
     const runs = [];
     let again = 0;
@@ -166,14 +178,12 @@ describe('explore', () => {
     const jitter = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5);
     runs.push(await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game, jitter), batchSteps: 100, tableSlots: 600 }));
     for (const run of runs) {
-      expect(stable(run.result)).toEqual(stable(reference.result));
-      expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+      expectSame(run, reference);
     }
   });
 
   it('hands the workers a grown table whose tags are all ids, and tickets that start over, and has them collect at the end, with the same result', async () => {
-    const loaded = await loadGame(fixture('spread'));
-    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const { loaded, reference } = await spreadReference();
     const inner = await startedPool(3, loaded.module, 1);
     let capacity = 0;
     let collections = 0;
@@ -201,13 +211,11 @@ describe('explore', () => {
     expect(grown).toEqual(grown.map(() => ({ tickets: 0, drawn: 0 })));
     // Once, when the search ends: the old tables here are too small to be worth one.
     expect(collections).toBe(1);
-    expect(stable(run.result)).toEqual(stable(reference.result));
-    expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+    expectSame(run, reference);
   });
 
   it('packs hundreds of results into a few reply buffers, each used again once its batch is merged, with the same result', async () => {
-    const loaded = await loadGame(fixture('spread'));
-    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const { loaded, reference } = await spreadReference();
     const inner = await startedPool(3, loaded.module, 1);
     // A buffer comes back from a worker as a new object over the same memory: a merged result's
     // buffer is marked in its last word, past the messages packed into it.
@@ -237,8 +245,7 @@ describe('explore', () => {
       expect(batches).toBeGreaterThan(300);
       // All but the first few (a buffer too small for a result is replaced by a larger one).
       expect(reused).toBeGreaterThan(0.8 * batches);
-      expect(stable(run.result)).toEqual(stable(reference.result));
-      expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+      expectSame(run, reference);
     }
   });
 
@@ -254,8 +261,7 @@ describe('explore', () => {
   });
 
   it('claims for an expander that cannot reach the table and repeats successors within a batch, with the same result', async () => {
-    const loaded = await loadGame(fixture('spread'));
-    const reference = await exploreGraph(loaded, { level: 1, expander: inlineExpander(loaded.game), batchSteps: 10 ** 9 });
+    const { loaded, reference } = await spreadReference();
     // Like a Python game's processes: plain ExpandResult records, a successor that an earlier state
     // of the batch reached sent again in full (node -1, its bytes) rather than as a pointer.
     const inner = inlineExpander(loaded.game);
@@ -285,8 +291,7 @@ describe('explore', () => {
       },
     };
     const run = await exploreGraph(loaded, { level: 1, expander: repeating, batchSteps: 500, tableSlots: 700 });
-    expect(stable(run.result)).toEqual(stable(reference.result));
-    expect(arrays(run.graph)).toEqual(arrays(reference.graph));
+    expectSame(run, reference);
   });
 
   it('counts a pool that cannot load the game as started, so its batches fail instead of running here', async () => {
