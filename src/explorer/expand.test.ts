@@ -4,7 +4,9 @@ import { GameAction } from '../engine/actions.js';
 import { clickClasses, playerMoves, type Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../suite/loader.js';
-import { expandBatch, StepOutcome, type ExpandTask } from './expand.js';
+import { expandAndClaim, expandBatch, StepOutcome, type ClaimedBatch, type ExpandTask } from './expand.js';
+import { SharedTable } from './shared-table.js';
+import { TicketIds, TicketSource } from './tickets.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -137,5 +139,148 @@ describe('expandBatch', () => {
     expect(records).toBe(4 * 4096);
     expect(refs).toBe(2 * 4096);
     expect(repeatsSent).toBe(4096);
+  });
+});
+
+/** A batch claimed in a fresh table (a few successors known first: numbered, claimed by another batch, claimed and since numbered), and the same batch expanded without claims. */
+function claimBatch(game: Game, states: Uint8Array[], level: number, limit?: number) {
+  const task = taskOf(states, level);
+  const truth = expandBatch(game, task);
+  const table = SharedTable.create(1 << 16, limit);
+  const ids = new TicketIds();
+  // Seeds: the successors of state 2 (met first there; a fault in a later state leaves them the same).
+  const key = (k: number): string => `${truth.lo[k]}:${truth.hi[k]}`;
+  const seeded = new Map<string, { id?: number; ticket?: number }>();
+  const [a, b, c] = [0, 1, 2].map((i) => Math.min(truth.recordEnds[1] + i, truth.recordEnds[2] - 1));
+  table.reserve(3);
+  table.insertAt(-1 - table.lookup(truth.lo[a], truth.hi[a]), truth.lo[a], truth.hi[a], 7);
+  seeded.set(key(a), { id: 7 });
+  for (const [k, ticket, id] of [[b, 900_001, undefined], [c, 900_002, 8]] as const) {
+    if (seeded.has(key(k))) continue;
+    table.claim(truth.lo[k], truth.hi[k], ticket);
+    if (id !== undefined) ids.set(ticket, id);
+    seeded.set(key(k), id === undefined ? { ticket } : { id });
+  }
+  table.release();
+  const seededEntries = table.claims;
+  const result = expandAndClaim(game, task, table, new TicketSource(ids.handle));
+  return { truth, result, seeded, table, seededEntries };
+}
+
+/** Every record of the states merged names its successor as the table says: a known id, or a pending successor under the ticket its fingerprint was claimed with, its bytes and outcome those of the truth. */
+function checkClaims({ truth, result, seeded, table }: ReturnType<typeof claimBatch>): number {
+  const records = result.expanded > 0 ? result.recordEnds[result.expanded - 1] : 0;
+  expect(Array.from(result.recordEnds)).toEqual(Array.from(truth.recordEnds.subarray(0, result.expanded)));
+  expect(Array.from(result.keys.subarray(0, records))).toEqual(Array.from(truth.keys.subarray(0, records)));
+  const ticketOf = new Map<string, number>();
+  const keyOfTicket = new Map<number, string>();
+  for (let k = 0; k < records; k++) {
+    const key = `${truth.lo[k]}:${truth.hi[k]}`;
+    const node = result.node[k];
+    if (node >= 0) {
+      expect(seeded.get(key)?.id).toBe(node);
+      continue;
+    }
+    const p = -1 - node;
+    expect(p).toBeLessThan(result.ticket.length);
+    const ticket = result.ticket[p];
+    expect(ticketOf.get(key) ?? ticket).toBe(ticket);
+    expect(keyOfTicket.get(ticket) ?? key).toBe(key);
+    ticketOf.set(key, ticket);
+    keyOfTicket.set(ticket, key);
+    if (seeded.has(key)) expect(seeded.get(key)!.ticket).toBe(ticket);
+    // The table holds the fingerprint under this ticket.
+    expect(table.claim(truth.lo[k], truth.hi[k], 0)).toBe(-2);
+    expect(table.ticket).toBe(ticket);
+    const first = truth.node[k] <= -2 ? -2 - truth.node[k] : k;
+    expect(result.outcome[p]).toBe(truth.outcome[first]);
+    const bytes = result.bytes.subarray(p > 0 ? result.bytesEnd[p - 1] : 0, result.bytesEnd[p]);
+    if (result.outcome[p] === StepOutcome.PLAYING) {
+      const f = fingerprint(bytes);
+      expect(`${f.lo}:${f.hi}`).toBe(key);
+    } else expect(bytes.length).toBe(0);
+  }
+  // Successors the batch claimed itself (the others were in the table before it).
+  return [...ticketOf.keys()].filter((key) => !seeded.has(key)).length;
+}
+
+/** The spread game, its status or a step throwing at one state. */
+function faulty(game: Game, fault: { status?: (bytes: Uint8Array) => boolean; step?: (bytes: Uint8Array, action: number) => boolean }): Game {
+  return {
+    ...game,
+    status: (s) => {
+      if (fault.status?.(game.encode(s))) throw new Error('status fault');
+      return game.status(s);
+    },
+    step: (s, a) => {
+      if (fault.step?.(game.encode(s), a.id)) throw new Error('step fault');
+      return game.step(s, a);
+    },
+  };
+}
+
+const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+describe('expandAndClaim', () => {
+  beforeAll(initIdentity);
+
+  it.each([
+    ['spread', 1, 600],
+    ['lights', 1, 300],
+    ['clicks', 1, 300],
+  ])('claims the new successors of a batch once each, across states, as the table and the tickets say (%s)', async (name, level, count) => {
+    const { game } = await loadGame(fixture(name));
+    const states = playingStates(game, level, count);
+    const claimed = claimBatch(game, states, level);
+    expect(claimed.result.expanded).toBe(states.length);
+    expect(claimed.result.error).toBeUndefined();
+    const claimedHere = checkClaims(claimed);
+    // The table holds the seeds and one entry per successor this batch claimed.
+    expect(claimed.table.claims).toBe(claimed.seededEntries + claimedHere);
+    expect(claimedHere).toBeGreaterThan(20);
+  });
+
+  it('names the state whose successor\'s status threw, though its claim was gathered with later states', async () => {
+    const { game } = await loadGame(fixture('spread'));
+    const states = playingStates(game, 1, 40);
+    const plain = claimBatch(game, states, 1);
+    // The first new successor of state 3: its status runs when the group of claims is settled.
+    const r = plain.truth;
+    const k = Array.from(r.node).findIndex((v, i) => i >= r.recordEnds[2] && v === -1 && r.outcome[i] === StepOutcome.PLAYING);
+    const target = r.bytes.subarray(r.bytesEnd[k - 1], r.bytesEnd[k]);
+    const failing = claimBatch(faulty(game, { status: (b) => same(b, target) }), states, 1);
+    expect(failing.result.error).toMatchObject({ state: 3, action: r.action[k], message: 'status fault' });
+    expect(failing.result.expanded).toBe(3);
+    checkClaims(failing);
+  });
+
+  it('claims the successors of the states before a step that threw, and none of that state\'s', async () => {
+    const { game } = await loadGame(fixture('spread'));
+    const states = playingStates(game, 1, 40);
+    const { truth, seeded } = claimBatch(game, states, 1);
+    // A state whose first two moves reach successors new to the batch and the table; its third move throws, after they were gathered.
+    const newBy = (s: number, action: number): number => {
+      for (let k = truth.recordEnds[s - 1]; k < truth.recordEnds[s]; k++) if (truth.keys[k] & (1 << action)) return truth.node[k] === -1 && !seeded.has(`${truth.lo[k]}:${truth.hi[k]}`) ? k : -1;
+      return -1;
+    };
+    const s = states.findIndex((_, i) => i >= 3 && newBy(i, 1) >= 0 && newBy(i, 2) >= 0);
+    expect(s).toBeGreaterThan(0);
+    const failing = claimBatch(faulty(game, { step: (b, a) => same(b, states[s]) && a === 3 }), states, 1);
+    expect(failing.result.error).toMatchObject({ state: s, action: 3, message: 'step fault' });
+    expect(failing.result.expanded).toBe(s);
+    expect(failing.table.claims).toBe(failing.seededEntries + checkClaims(failing));
+    for (const k of [newBy(s, 1), newBy(s, 2)]) expect(failing.table.find(truth.lo[k], truth.hi[k])).toBe(-1);
+  });
+
+  it('stops at the state the table has no room for, with every earlier successor claimed', async () => {
+    const { game } = await loadGame(fixture('spread'));
+    const states = playingStates(game, 1, 600);
+    const full = claimBatch(game, states, 1, 300);
+    const r: ClaimedBatch = full.result;
+    expect(r.full).toBe(true);
+    expect(r.expanded).toBeGreaterThan(10);
+    expect(r.expanded).toBeLessThan(600);
+    checkClaims(full);
+    expect(full.table.claims).toBeLessThanOrEqual(300);
   });
 });

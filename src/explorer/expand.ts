@@ -281,6 +281,17 @@ interface Claims {
   tickets: TicketSource;
 }
 
+/**
+ * New successors a worker claims at a time, gathered across states: their home slots are read
+ * ahead together (see claimDeferred), so the more of them, the more cache misses overlap (a bx19
+ * state has two or three).
+ */
+const CLAIM_GROUP = 32;
+/** A record's node while its successor waits for its claim (no pending index is this large). */
+const UNCLAIMED = -(2 ** 31);
+/** What claims' read-ahead read, kept so that the reads are not optimized away. */
+let readAhead = 0;
+
 const outcomeOf = (status: string): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING);
 
 /** `bytes` if it has room for `more` past `used`, else a copy of its first `used` at least twice as long. */
@@ -300,9 +311,9 @@ function doubled<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(
 
 /**
  * The kernel: expands every state of the batch over every available action (clicks over their
- * classes). With a table, the successors of a state that no earlier state of the batch reached
- * are claimed there once its moves are done (a node id, or pending), one claim after another so
- * that their cache misses overlap; without one, they are left for the coordinator to look up (-1).
+ * classes). With a table, the successors that no earlier state of the batch reached are claimed
+ * there a group at a time (a node id, or pending), their home slots read ahead so that their
+ * cache misses overlap; without one, they are left for the coordinator to look up (-1).
  */
 function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
@@ -324,9 +335,10 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
-  /** The state's successors to claim: their records, states, bytes and the actions that reached them. */
+  /** The successors to claim: their records, the states of the batch they come from, their states, bytes and the actions that reached them. */
   let deferred = 0;
   let deferredRecord = new Int32Array(64);
+  let deferredState = new Int32Array(64);
   let claimedAs = new Int32Array(64);
   let claimedTicket = new Int32Array(64);
   const deferredNext: unknown[] = [];
@@ -353,21 +365,24 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
     }
     const keys = cellCount ? 0 : 1 << a.id;
     if (r >= 0) {
-      // An earlier state of this batch reached it: its record says what it is.
+      // An earlier state of this batch reached it: its record says what it is, once claimed.
+      if (rec.node[r] === UNCLAIMED) claimDeferred(claims!, pending!);
       rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], pending || rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
       return;
     }
     if (claims) {
       if (deferred === deferredRecord.length) {
         deferredRecord = doubled(deferredRecord);
+        deferredState = doubled(deferredState);
         claimedAs = doubled(claimedAs);
         claimedTicket = doubled(claimedTicket);
       }
       deferredRecord[deferred] = rec.count;
+      deferredState[deferred] = s;
       deferredNext[deferred] = next;
       deferredBytes[deferred] = bytes;
       deferredAction[deferred++] = a;
-      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, -1, null);
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, UNCLAIMED, null);
       return;
     }
     const o = outcomeOf(game.status(next));
@@ -375,11 +390,16 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
   };
 
   /**
-   * Claims the state's new successors back to back, then settles each: a node id (the table's, or
+   * Claims the successors gathered back to back, then settles each: a node id (the table's, or
    * the one the coordinator wrote for the ticket found), or pending with its ticket, outcome and
-   * bytes.
+   * bytes. A successor's status is game code: while it runs, the watchdog and `failing` name the
+   * state it came from.
    */
   const claimDeferred = ({ table: t, tickets: source }: Claims, p: PendingSuccessors): void => {
+    // Every home slot read first, with plain loads that do not wait on each other: a claim's
+    // compare-exchange and publishing store are locked instructions, which hold back the loads
+    // after them, so claims alone take their cache misses one at a time.
+    for (let j = 0; j < deferred; j++) touched ^= t.touch(rec.lo[deferredRecord[j]]);
     for (let j = 0; j < deferred; j++) {
       const r = deferredRecord[j];
       const ticket = source.peek();
@@ -402,14 +422,35 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
         continue;
       }
       current = deferredAction[j];
+      failing = at[1] = deferredState[j];
       at[2] = actionCode(current);
       at[3]++;
       const o = outcomeOf(game.status(deferredNext[j]));
       rec.node[r] = -1 - p.add(claimedTicket[j], o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
     }
+    failing = -1;
+    at[1] = s;
     deferred = 0;
   };
+
+  /**
+   * Claims what is gathered from the states before `before` (the others' records are not sent):
+   * the fault of a status that threw, if one did.
+   */
+  const claimBefore = (before: number): ExpandResult['error'] => {
+    while (deferred > 0 && deferredState[deferred - 1] >= before) deferred--;
+    try {
+      claimDeferred(claims!, pending!);
+      return undefined;
+    } catch (err) {
+      return fault(failing, err);
+    }
+  };
+  const fault = (state: number, err: unknown): ExpandResult['error'] => ({ state, action: actionCode(current), message: err instanceof Error ? err.message : String(err) });
   let current: Action = KEY_ACTIONS[0];
+  /** The state whose successor's status is running, while claims settle (else -1). */
+  let failing = -1;
+  let touched = 0;
 
   let start = 0;
   let s = 0;
@@ -425,9 +466,11 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
     try {
       state = game.decode(task.states.subarray(start, end));
       const classes = clicks ? clickClasses(game, state) : undefined;
-      // Room in the table for every successor this state may claim, or stop here until it grows.
-      if (claims && !claims.table.reserve(keyMoves + (classes?.length ?? 0))) {
-        full = true;
+      // Room in the table for every successor gathered and every one this state may claim, or stop
+      // here until it grows.
+      if (claims && !claims.table.reserve(deferred + keyMoves + (classes?.length ?? 0))) {
+        error = claimBefore(s);
+        full = !error;
         break;
       }
       for (const id of game.actions) {
@@ -447,17 +490,21 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
           visit(current, c.cells);
         }
       }
-      if (claims) claimDeferred(claims, pending!);
+      if (claims && deferred >= CLAIM_GROUP) claimDeferred(claims, pending!);
     } catch (err) {
-      // Records of this state past recordEnds[s - 1] are ignored by the coordinator.
-      error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
+      // Records of the failing state and after are ignored by the coordinator; the earlier states'
+      // successors are claimed (where a status throws there, that state fails instead).
+      const thrown = fault(failing >= 0 ? failing : s, err);
+      error = failing < 0 && claims ? (claimBefore(s) ?? thrown) : thrown;
       break;
     }
     steps[s] = taken;
     recordEnds[s] = rec.count;
     start = end;
   }
+  if (claims && !error && !full) error = claimBefore(n);
   claims?.table.release();
+  readAhead ^= touched;
   return { steps, recordEnds, rec, pending, error, identity, full, expanded: error ? error.state : s };
 }
 
