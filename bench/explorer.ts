@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import graphology from 'graphology';
 import { playerMoves, type Game } from '../src/engine/index.js';
 import type { LoadedGame } from '../src/suite/index.js';
-import { COORDINATOR_CLAIMS, exploreGraph, type ExploreResult } from '../src/explorer/index.js';
+import { COORDINATOR_CLAIMS, exploreGraph, type ExploreResult, type IdleReason, type ScheduleStats } from '../src/explorer/index.js';
 import { rawLoopThreads } from './ceiling.js';
 import { collectGarbage, median, perRound, timing, type Timing } from './measure.js';
 import { bfsStates } from './raw.js';
@@ -77,6 +77,17 @@ async function explore(loaded: LoadedGame, options: Parameters<typeof exploreGra
   return { result, cpu: { coordinatorNs: ns(coordinator), searchNs: ns(searched - main), workersNs: ns(Math.max(0, total - coordinator)) } };
 }
 
+/** Medians of each share of the runs' schedules (see ScheduleStats). */
+function scheduleMedians(runs: ScheduleStats[]): ScheduleStats {
+  const of = (pick: (s: ScheduleStats) => number | null): number | null => {
+    const known = runs.map(pick).filter((x): x is number => x !== null);
+    return known.length > 0 ? median(known) : null;
+  };
+  const idle = { frontier: 0, order: 0, window: 0, growth: 0 };
+  for (const r of Object.keys(idle) as IdleReason[]) idle[r] = of((s) => s.idle[r]) ?? 0;
+  return { busy: of((s) => s.busy), idle, coordinator: of((s) => s.coordinator) };
+}
+
 /** Medians of CPU splits (null when none could be read). */
 function cpuMedians(splits: (CpuSplit | null)[]): CpuSplit | null {
   const known = splits.filter((c): c is CpuSplit => c !== null);
@@ -92,7 +103,7 @@ export interface ExplorerBench {
   naive: Timing;
   naiveMaxNodes: number;
   /** Transitions per second by worker count (the default claim mode, see COORDINATOR_CLAIMS). */
-  workers: { workers: number; transitions: Timing; states: Timing; bytesPerState: number; cpu: CpuSplit | null }[];
+  workers: { workers: number; transitions: Timing; states: Timing; bytesPerState: number; cpu: CpuSplit | null; schedule: ScheduleStats }[];
   /** At 2 workers, the claim mode the default does not pick there, and its per-round ratio to the default. */
   otherClaim: { workers: number; claimIn: 'workers' | 'coordinator'; transitions: Timing; vsDefault: Timing; cpu: CpuSplit | null } | null;
   /**
@@ -119,7 +130,7 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
   const { game } = loaded;
   const states = bfsStates(game, level, maxNodes);
   const naive: number[] = [];
-  const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0, cpu: [] as (CpuSplit | null)[] }));
+  const runs = workerCounts.map(() => ({ transitions: [] as number[], states: [] as number[], bytesPerState: 0, cpu: [] as (CpuSplit | null)[], schedule: [] as ScheduleStats[] }));
   const ceiling = workerCounts.map(() => [] as number[]);
   const two = workerCounts.indexOf(2);
   const otherMode = two >= 0 ? (2 <= COORDINATOR_CLAIMS ? 'workers' : 'coordinator') : null;
@@ -142,6 +153,7 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
       runs[i].transitions.push(result.transitionsPerSecond);
       runs[i].states.push(result.nodes / result.seconds);
       runs[i].cpu.push(cpu);
+      runs[i].schedule.push(result.schedule);
     }
     if (otherMode) {
       collectGarbage();
@@ -159,7 +171,7 @@ export async function benchExplorer(loaded: LoadedGame, level: number, maxNodes:
     raw: timing(raw),
     naive: timing(naive),
     naiveMaxNodes,
-    workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i].transitions), states: timing(runs[i].states), bytesPerState: runs[i].bytesPerState, cpu: cpuMedians(runs[i].cpu) })),
+    workers: workerCounts.map((k, i) => ({ workers: k, transitions: timing(runs[i].transitions), states: timing(runs[i].states), bytesPerState: runs[i].bytesPerState, cpu: cpuMedians(runs[i].cpu), schedule: scheduleMedians(runs[i].schedule) })),
     paired: {
       oneVsRaw: perRound(one, raw),
       oneVsNaive: perRound(one, naive),

@@ -27,8 +27,10 @@ export default async function expand(message: { buffer: SharedArrayBuffer; reply
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
+  const started = performance.now();
   const result = message.table && message.tickets ? expandAndClaim(game, task, new SharedTable(message.table), new TicketSource(message.tickets), scratch, progress) : expandBatch(game, task, scratch, progress);
   markFinished(progress);
+  result.kernelMs = performance.now() - started;
   // Into the buffer the coordinator lent, where it has room. Not moved: transferring would detach it here (see wire.ts).
   return packMessage(result, message.reply);
 }

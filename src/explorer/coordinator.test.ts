@@ -89,7 +89,7 @@ function successorsOf(g: StateGraph): Map<string, Set<string>> {
 
 /** Everything in the result that does not depend on timing. */
 function stable(r: object): object {
-  const { seconds, transitionsPerSecond, workers, storeBytes, bytesPerState, ...rest } = r as Record<string, unknown>;
+  const { seconds, transitionsPerSecond, workers, storeBytes, bytesPerState, schedule, ...rest } = r as Record<string, unknown>;
   return rest;
 }
 

@@ -15,6 +15,7 @@ import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { MAX_TICKET, TICKET_BLOCK, TicketIds } from './tickets.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
+import { ScheduleClock, type ScheduleStats } from './schedule.js';
 import { MAX_EDGES, Store } from './store.js';
 import type { PythonExploreInfo } from '../python/index.js';
 
@@ -96,6 +97,8 @@ export interface ExploreResult extends GraphMeasures {
   bytesPerState: number;
   /** A real ARC game (Python): how its level started, its identity, how clicks were expanded. */
   python?: PythonExploreInfo;
+  /** Where the workers' time went while searching (see ScheduleStats). */
+  schedule: ScheduleStats;
   /**
    * Set when a sampled transition's identity did not hold (its successor decoded and encoded again,
    * or the step taken again, gave other bytes): states that should merge may not, and the graph's
@@ -201,6 +204,8 @@ class Coordinator {
   /** Moves a state has at most (its successors). */
   private readonly moves: number;
   private readonly watchdog: Watchdog;
+  private readonly schedule: ScheduleClock;
+  private searched: ScheduleStats | undefined;
 
   constructor(
     private readonly opened: OpenedLevel,
@@ -218,6 +223,7 @@ class Coordinator {
     const nodes = Number.isFinite(this.maxNodes) ? Math.min(this.maxNodes + 1, 2 ** 24) : 2 ** 16;
     this.store = new Store({ nodes, edges: Math.min(this.maxEdges, 4 * nodes), clicks });
     this.workers = options.expander?.workers ?? opened.workers;
+    this.schedule = new ScheduleClock(this.workers);
     this.watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
     this.expander = options.expander ?? opened.expander(this.watchdog, workerHeapMb(opened.workers, options.maxMemory));
     this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
@@ -273,6 +279,7 @@ class Coordinator {
 
   private mergeResult(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
+    this.schedule.batch(r.kernelMs);
     if (!this.room(r.node.length)) return this.stop('max-memory');
     const done: Merged = this.claimInWorkers ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
@@ -398,6 +405,7 @@ class Coordinator {
     } finally {
       clearTimeout(timer);
       this.options.signal?.removeEventListener('abort', wake);
+      this.searched = this.schedule.stats();
       // Batches still in flight finish on the shared pool unused; one stuck is stopped.
       if (inflight.running > 0) {
         this.watchdog.stop();
@@ -450,7 +458,9 @@ class Coordinator {
       if (inflight.size === 0 && !this.remainder) break;
       if (this.remainder || !inflight.headDone) {
         // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
+        this.markIdle();
         await inflight.anyFinished();
+        this.schedule.mark(0, 'frontier');
         continue;
       }
       const { task, result } = await this.nextBatch();
@@ -461,6 +471,14 @@ class Coordinator {
       this.checkMemory();
       this.report();
     }
+  }
+
+  /** While the coordinator waits: how many workers have no batch, and what holds the next one back. */
+  private markIdle(): void {
+    const { inflight, queue } = this;
+    const idle = Math.max(0, this.workers - inflight.running);
+    const reason = this.growNeeded ? 'growth' : queue.size > 0 ? 'window' : inflight.size > inflight.running ? 'order' : 'frontier';
+    this.schedule.mark(idle, reason);
   }
 
   /** Each node's fingerprint, read back from the table (for graphs small enough to keep them). */
@@ -501,6 +519,7 @@ class Coordinator {
       storeBytes,
       bytesPerState: storeBytes / graph.nodeCount,
       identityWarning: this.identityWarning,
+      schedule: this.searched ?? this.schedule.stats(),
       ...this.opened.describe?.(),
     };
     return { result, graph };

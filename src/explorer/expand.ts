@@ -81,6 +81,8 @@ export interface ExpandResult {
   error?: { state: number; action: number; message: string; kind?: FaultKind };
   /** The batch's first sampled transition whose identity did not hold. */
   identity?: IdentityFault;
+  /** Milliseconds its worker thread spent expanding it (pool workers say). */
+  kernelMs?: number;
 }
 
 
@@ -227,6 +229,7 @@ export interface ClaimedBatch {
   full?: boolean;
   error?: ExpandResult['error'];
   identity?: IdentityFault;
+  kernelMs?: number;
 }
 
 /**

@@ -16,7 +16,7 @@ describe('arcgraph explore', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(1);
     const out = JSON.parse(r.stdout);
-    for (const key of ['game', 'level', 'nodes', 'edges', 'transitions', 'mergeDensity', 'maxDepth', 'depthHistogram', 'cycles', 'terminals', 'fullyExplored', 'stopReason', 'frontier', 'collisionProbability', 'winReachable', 'shortestWin', 'deadEnds', 'pWin', 'verdict', 'threshold']) {
+    for (const key of ['game', 'level', 'nodes', 'edges', 'transitions', 'mergeDensity', 'maxDepth', 'depthHistogram', 'cycles', 'terminals', 'fullyExplored', 'stopReason', 'frontier', 'collisionProbability', 'schedule', 'winReachable', 'shortestWin', 'deadEnds', 'pWin', 'verdict', 'threshold']) {
       expect(out).toHaveProperty(key);
     }
     expect(out).toMatchObject({ game: 'ruin', level: 2, nodes: 6, fullyExplored: true, stopReason: null, winReachable: true, verdict: 'fail', threshold: 1e-4 });
@@ -44,9 +44,11 @@ describe('arcgraph explore', () => {
   it('passes a level below the threshold and writes the export', () => {
     const dir = tempDir();
     const file = join(dir, 'lights.gexf');
-    const r = cli('explore', fixture('lights'), '--level', '2', '--export', file, '--threshold', '0.05');
+    const r = cli('explore', fixture('lights'), '--level', '2', '--export', file, '--threshold', '0.05', '--workers', '2');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('verdict against 0.05: pass');
+    // Where the workers' time went, by their own clocks.
+    expect(r.stdout).toMatch(/^schedule: workers \d+\.\d% busy; idle /m);
     expect(readFileSync(file, 'utf8')).toContain('<gexf');
   });
 

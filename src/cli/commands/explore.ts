@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { collisionWarning, parseAction } from '../../engine/index.js';
-import { closeGame, resolveGame } from '../../explorer/index.js';
+import { closeGame, describeSchedule, resolveGame } from '../../explorer/index.js';
 import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
@@ -69,6 +69,7 @@ function describe(r: ExploreReport): string {
     `terminals: ${r.terminals.won} won (${r.terminals.complete} completing the game), ${r.terminals.lost} game over`,
     `fingerprint collision probability: ${r.collisionProbability.toExponential(2)}${collision ? ` (HIGH: ${collision})` : ''}`,
     `speed: ${Math.round(r.transitionsPerSecond)} transitions/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s; store ${Math.round(r.bytesPerState)} bytes/state`,
+    ...(r.schedule.busy !== null ? [`schedule: ${describeSchedule(r.schedule)}`] : []),
     r.shortestWin
       ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${r.shortestWin.actions.join(' ')}`
       : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
