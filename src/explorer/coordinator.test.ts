@@ -249,6 +249,39 @@ describe('explore', () => {
     }
   });
 
+  it('sizes batches by the frontier where the workers claim: short while it is narrow, up to 32k steps once it is wide', async () => {
+    const loaded = await loadGame('bx19');
+    const inner = await startedPool(2, loaded.module, 2);
+    const sizes: number[] = [];
+    const expander: Expander = {
+      workers: 2,
+      ready: true,
+      run: (task) => inner.run(task),
+      runAndClaim: (task, table, tickets) => (sizes.push(task.ends.length), inner.runAndClaim!(task, table, tickets)),
+      release: (r) => inner.release!(r),
+    };
+    const { result } = await exploreGraph(loaded, { level: 2, expander, claimIn: 'workers', maxNodes: 300_000 });
+    expect(result.stopReason).toBe('max-nodes');
+    // bx19 takes 5 steps a state: 8k steps are 1,638 states, 32k steps 6,553, capped at 4,096 a batch.
+    expect(sizes.slice(0, 20).every((n) => n <= 1_638)).toBe(true);
+    expect(Math.max(...sizes)).toBe(4_096);
+    expect(sizes.filter((n) => n === 4_096).length).toBeGreaterThan(10);
+  });
+
+  it('hands out no batch past a node limit the batches in flight are expected to reach', async () => {
+    const loaded = await loadGame('bx19');
+    const { expander, states } = counting(await startedPool(3, loaded.module, 2));
+    for (const maxNodes of [50_000, 200_000]) {
+      const before = states();
+      const { result } = await exploreGraph(loaded, { level: 2, expander, batchSteps: 2_000, maxNodes });
+      expect(result.stopReason).toBe('max-nodes');
+      // Batches of 400 states, up to 12 in flight: without the check, thousands of states past the limit.
+      const wasted = states() - before - (result.nodes - result.frontier);
+      expect(wasted).toBeGreaterThanOrEqual(0);
+      expect(wasted).toBeLessThanOrEqual(800);
+    }
+  });
+
   it('shares a narrow frontier evenly between idle workers instead of handing one of them a full batch', async () => {
     const loaded = await loadGame('bx19');
     const inner = inlineExpander(loaded.game);

@@ -186,13 +186,20 @@ class Coordinator {
   private readonly budget: number;
   private readonly memory = new MemoryProbe();
   private readonly started = performance.now();
-  // About 32k game steps a batch (a few thousand states of a keyboard game): the ~30 us round trip
-  // of a task is then noise, and a batch still takes only tens of milliseconds. Where the workers
-  // claim (many of them), 8k: the narrow first layers and the merge, which waits for the oldest
-  // batch, wait for one batch's length (16 cores, bx19:2 at 1M states: +10% at 16 workers, +15% at 8).
-  private readonly targetSteps: number;
+  /**
+   * Game steps a batch carries, at least and at most. About 32k (a few thousand states of a
+   * keyboard game): a batch's fixed cost to the coordinator (0.1-0.2 ms of its CPU: the task, its
+   * messages, the wake-ups) is then small against its merge, and a batch takes tens of
+   * milliseconds. Where the workers claim (many of them), a quarter of each worker's share of the
+   * frontier, from 8k to 32k: on a narrow frontier the first layers and the merge, which waits for
+   * the oldest batch, wait for a short batch (16 cores, bx19:2 at 1M states, layers of 85-165k
+   * states: 8k against 32k was +10% at 16 workers, +15% at 8), on a wide one the fixed cost stays low.
+   */
+  private readonly batchSteps: { least: number; most: number };
   private stepsPerState: number;
   private expandedCount = 0;
+  /** States in the batches handed out and not yet taken for merging. */
+  private handedOut = 0;
   private stopReason: StopReason | null = null;
   private identityWarning: ExploreResult['identityWarning'] = null;
   private lastProgress = 0;
@@ -237,7 +244,8 @@ class Coordinator {
     this.merger = new BatchMerger(this.store, this.queue, opened.lastLevel, () => this.table, this.tickets, (count) => this.makeRoom(count));
     this.store.addNode(root.status === 'won' ? NodeFlag.WON | (opened.lastLevel ? NodeFlag.COMPLETE : 0) : root.status === 'lost' ? NodeFlag.LOST : 0, 0);
     if (root.status === 'playing') this.queue.push(0, root.bytes.slice());
-    this.targetSteps = options.batchSteps ?? opened.batchSteps ?? (this.claimInWorkers ? 8_192 : 32_768);
+    const fixed = options.batchSteps ?? opened.batchSteps;
+    this.batchSteps = fixed !== undefined ? { least: fixed, most: fixed } : { least: this.claimInWorkers ? 8_192 : 32_768, most: 32_768 };
     this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
     this.limits = {
       nodes: Math.min(this.maxNodes, MAX_NODES),
@@ -360,6 +368,7 @@ class Coordinator {
   private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, first = false): void {
     const { opened, expander } = this;
     const batch: Batch = { ids, states, ends };
+    this.handedOut += ids.length;
     // The root's batch checks every transition's identity: a fault at reset is seen at once.
     const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
     const result: Promise<ClaimedBatch | ExpandResult> = this.claimInWorkers ? expander.runAndClaim!(task, this.table.handle, this.tickets.handle) : expander.run(task);
@@ -371,10 +380,13 @@ class Coordinator {
   private dispatch(): void {
     const { queue, inflight, workers } = this;
     if (this.growNeeded || this.stopReason !== null) return;
-    const batchStates = Math.min(MAX_BATCH_STATES, Math.max(1, Math.round(this.targetSteps / this.stepsPerState)));
+    const { least, most } = this.batchSteps;
+    const steps = Math.min(most, Math.max(least, (queue.size * this.stepsPerState) / (4 * workers)));
+    const batchStates = Math.min(MAX_BATCH_STATES, Math.max(1, Math.round(steps / this.stepsPerState)));
     while (queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
+      if (inflight.size > 0 && this.limitInFlight()) break;
       if (this.claimInWorkers && this.tickets.drawn + (inflight.size + 1) * MAX_BATCH_STATES * this.moves + workers * TICKET_BLOCK > MAX_TICKET) {
         // The batches in flight and this one could draw more tickets than a tag can name (2^31
         // claims). A loose bound, a state's every move: click games stop near 10^9 claims.
@@ -387,6 +399,23 @@ class Coordinator {
       const batch = queue.take(count);
       this.launch(batch.ids, batch.states, batch.ends);
     }
+  }
+
+  /**
+   * Whether the batches handed out are expected to reach a node, edge or step limit once merged
+   * (at the averages a merged state has given so far): a batch handed out after them would be
+   * expanded for nothing (at 16 workers, 64 batches are in flight: a tenth of bx19:2's first
+   * million states). Wrong guesses cost no exactness: merging stops at the limit itself, and
+   * nothing more goes out only while some batch is still in flight.
+   */
+  private limitInFlight(): boolean {
+    const { store, limits, handedOut } = this;
+    const parents = Math.max(1, this.expandedCount);
+    return (
+      this.merger.steps + handedOut * this.stepsPerState >= limits.steps ||
+      store.nodeCount + (handedOut * (store.nodeCount - 1)) / parents >= limits.nodes ||
+      store.edgeCount + (handedOut * store.edgeCount) / parents >= limits.edges
+    );
   }
 
   /**
@@ -464,6 +493,7 @@ class Coordinator {
         continue;
       }
       const { task, result } = await this.nextBatch();
+      this.handedOut -= task.ids.length;
       this.merge(task, result);
       if (!this.growNeeded && this.table.claims > GROW_AT * this.table.capacity) this.growNeeded = true;
       if (this.options.signal?.aborted) this.stop('interrupted');
