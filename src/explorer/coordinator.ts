@@ -405,8 +405,8 @@ class Coordinator {
    * Whether the batches handed out are expected to reach a node, edge or step limit once merged
    * (at the averages a merged state has given so far): a batch handed out after them would be
    * expanded for nothing (at 16 workers, 64 batches are in flight: a tenth of bx19:2's first
-   * million states). Wrong guesses cost no exactness: merging stops at the limit itself, and
-   * nothing more goes out only while some batch is still in flight.
+   * million states). A wrong guess costs no exactness (merging stops at the limit itself) and no
+   * progress (it holds batches back only while one is in flight).
    */
   private limitInFlight(): boolean {
     const { store, limits, handedOut } = this;

@@ -14,7 +14,7 @@
 export type IdleReason = 'frontier' | 'order' | 'window' | 'growth';
 
 export interface ScheduleStats {
-  /** Shares of the workers' time (workers x search seconds) each worker spent in its batches, by the workers' own clocks (null where they do not say: a Python game, a game on this thread). */
+  /** Share of the workers' time (workers x search seconds) spent in their batches, by their own clocks (null where they do not say: a Python game, a game on this thread). */
   busy: number | null;
   /** Shares of the workers' time with a worker idle while the coordinator waited, by reason. */
   idle: Record<IdleReason, number>;
