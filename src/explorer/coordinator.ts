@@ -166,6 +166,9 @@ const GROW_BY = 1.25;
 const COLLECT_AFTER = 256 * 2 ** 20;
 /** States a batch carries at most. */
 const MAX_BATCH_STATES = 4096;
+/** Batches a worker has running (so it never waits for the coordinator) and handed out but not merged, at most. */
+const RUNNING_PER_WORKER = 2;
+const UNMERGED_PER_WORKER = 4;
 
 /** One exploration's state: the store of the graph so far, the shared table, the frontier, the batches in flight and the budgets. */
 class Coordinator {
@@ -212,7 +215,6 @@ class Coordinator {
   private readonly moves: number;
   private readonly watchdog: Watchdog;
   private readonly schedule: ScheduleClock;
-  private searched: ScheduleStats | undefined;
 
   constructor(
     private readonly opened: OpenedLevel,
@@ -383,7 +385,7 @@ class Coordinator {
     const { least, most } = this.batchSteps;
     const steps = Math.min(most, Math.max(least, (queue.size * this.stepsPerState) / (4 * workers)));
     const batchStates = Math.min(MAX_BATCH_STATES, Math.max(1, Math.round(steps / this.stepsPerState)));
-    while (queue.size > 0 && inflight.running < 2 * workers && inflight.size < 4 * workers) {
+    while (queue.size > 0 && inflight.running < RUNNING_PER_WORKER * workers && inflight.size < UNMERGED_PER_WORKER * workers) {
       const idle = workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
       if (inflight.size > 0 && this.limitInFlight()) break;
@@ -434,7 +436,7 @@ class Coordinator {
     } finally {
       clearTimeout(timer);
       this.options.signal?.removeEventListener('abort', wake);
-      this.searched = this.schedule.stats();
+      this.schedule.stop();
       // Batches still in flight finish on the shared pool unused; one stuck is stopped.
       if (inflight.running > 0) {
         this.watchdog.stop();
@@ -507,7 +509,9 @@ class Coordinator {
   private markIdle(): void {
     const { inflight, queue } = this;
     const idle = Math.max(0, this.workers - inflight.running);
-    const reason = this.growNeeded ? 'growth' : queue.size > 0 ? 'window' : inflight.size > inflight.running ? 'order' : 'frontier';
+    // States held back near a limit count as nothing to hand out (order or frontier), not as a full window.
+    const windowFull = queue.size > 0 && inflight.size >= UNMERGED_PER_WORKER * this.workers;
+    const reason = this.growNeeded ? 'growth' : windowFull ? 'window' : inflight.size > inflight.running ? 'order' : 'frontier';
     this.schedule.mark(idle, reason);
   }
 
@@ -549,7 +553,7 @@ class Coordinator {
       storeBytes,
       bytesPerState: storeBytes / graph.nodeCount,
       identityWarning: this.identityWarning,
-      schedule: this.searched ?? this.schedule.stats(),
+      schedule: this.schedule.stats(),
       ...this.opened.describe?.(),
     };
     return { result, graph };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GameAction } from '../engine/actions.js';
+import { sameBytes } from '../engine/checks.js';
 import { clickClasses, playerMoves, type Game } from '../engine/game.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { loadGame } from '../suite/loader.js';
@@ -219,8 +220,6 @@ function faulty(game: Game, fault: { status?: (bytes: Uint8Array) => boolean; st
   };
 }
 
-const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-
 describe('expandAndClaim', () => {
   beforeAll(initIdentity);
 
@@ -248,7 +247,7 @@ describe('expandAndClaim', () => {
     const r = plain.truth;
     const k = Array.from(r.node).findIndex((v, i) => i >= r.recordEnds[2] && v === -1 && r.outcome[i] === StepOutcome.PLAYING);
     const target = r.bytes.subarray(r.bytesEnd[k - 1], r.bytesEnd[k]);
-    const failing = claimBatch(faulty(game, { status: (b) => same(b, target) }), states, 1);
+    const failing = claimBatch(faulty(game, { status: (b) => sameBytes(b, target) }), states, 1);
     expect(failing.result.error).toMatchObject({ state: 3, action: r.action[k], message: 'status fault' });
     expect(failing.result.expanded).toBe(3);
     checkClaims(failing);
@@ -265,7 +264,7 @@ describe('expandAndClaim', () => {
     };
     const s = states.findIndex((_, i) => i >= 3 && newBy(i, 1) >= 0 && newBy(i, 2) >= 0);
     expect(s).toBeGreaterThan(0);
-    const failing = claimBatch(faulty(game, { step: (b, a) => same(b, states[s]) && a === 3 }), states, 1);
+    const failing = claimBatch(faulty(game, { step: (b, a) => sameBytes(b, states[s]) && a === 3 }), states, 1);
     expect(failing.result.error).toMatchObject({ state: s, action: 3, message: 'step fault' });
     expect(failing.result.expanded).toBe(s);
     expect(failing.table.claims).toBe(failing.seededEntries + checkClaims(failing));

@@ -5,8 +5,9 @@
  */
 
 /**
- * Why a worker had no batch, as the coordinator saw it: nothing to hand out and no result waiting
- * (`frontier`: a narrow layer, or the oldest batch still running alone), nothing to hand out while
+ * Why a worker had no batch, as the coordinator saw it: nothing to hand out (or nothing worth it
+ * before a limit) and no result waiting (`frontier`: a narrow layer, or the oldest batch still
+ * running alone), nothing to hand out while
  * later results wait for an older one (`order`: states are handed out only once merged, in order),
  * states to hand out but as many batches unmerged as allowed (`window`), or the fingerprint table
  * rebuilding (`growth`).
@@ -35,6 +36,8 @@ export class ScheduleClock {
   private busyMs = 0;
   private batches = 0;
   private timed = 0;
+  /** When the search ended (the first `stop`). */
+  private ended: number | undefined;
 
   constructor(
     private readonly workers: number,
@@ -60,10 +63,17 @@ export class ScheduleClock {
     this.busyMs += kernelMs;
   }
 
-  /** The shares so far (the search ends now). */
-  stats(): ScheduleStats {
+  /** The search ends now (later calls change nothing): the shares cover it up to here. */
+  stop(): void {
+    if (this.ended !== undefined) return;
     this.mark(0, this.reason);
-    const total = Math.max(1e-9, this.workers * (this.last - this.started));
+    this.ended = this.last;
+  }
+
+  /** The shares of the search (it ends now if it has not yet). */
+  stats(): ScheduleStats {
+    this.stop();
+    const total = Math.max(1e-9, this.workers * (this.ended! - this.started));
     const idle = { frontier: 0, order: 0, window: 0, growth: 0 };
     for (const r of Object.keys(idle) as IdleReason[]) idle[r] = this.idleMs[r] / total;
     const busy = this.batches > 0 && this.timed === this.batches ? Math.min(1, this.busyMs / total) : null;
