@@ -10,7 +10,7 @@ import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../p
 import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { analysisBytes, budgetBytes, MemoryProbe, workerHeapMb } from './memory.js';
+import { budgetBytes, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { MAX_TICKET, TICKET_BLOCK, TicketIds } from './tickets.js';
@@ -274,8 +274,14 @@ class Coordinator {
     const nodes = Math.min(store.nodeCount + records, this.limits.nodes);
     const edges = Math.min(store.edgeCount + records, this.limits.edges);
     const copy = store.growthBytes(nodes, edges);
-    if (copy > 0 && this.memory.rss(this.storeBytes) + copy + analysisBytes(nodes, edges) > this.budget) return false;
+    if (copy > 0 && !this.fits(copy, nodes, edges)) return false;
     return store.ensure(nodes, edges);
+  }
+
+  /** Whether the process fits the budget with `more` bytes now, and later with the work after the search on a graph of `nodes` and `edges`. */
+  private fits(more: number, nodes: number, edges: number): boolean {
+    const searchOnly = this.table.residentBytes + this.tickets.bytes + this.queue.bytes;
+    return peakFromNow(this.memory.rss(this.storeBytes), more, searchOnly, nodes, edges) <= this.budget;
   }
 
   /** Merges one expanded batch, node by node in id order, until a limit stops the search; its result is read no more after. */
@@ -312,10 +318,10 @@ class Coordinator {
     }
   }
 
-  /** Stops when the process and the analysis of the graph so far would no longer fit the budget. */
+  /** Stops when the process and the work after the search on the graph so far would no longer fit the budget. */
   private checkMemory(): void {
     const { store } = this;
-    if (this.memory.rss(this.storeBytes) + analysisBytes(store.nodeCount, store.edgeCount) > this.budget || this.memory.heapNearLimit) this.stop('max-memory');
+    if (!this.fits(0, store.nodeCount, store.edgeCount) || this.memory.heapNearLimit) this.stop('max-memory');
   }
 
   /** With the table to itself: grows it now if `count` more entries would pass its load (false when the budget has no room). */
@@ -332,7 +338,7 @@ class Coordinator {
    */
   private grow(): void {
     const capacity = Math.ceil(this.table.capacity * GROW_BY);
-    if (this.memory.rss(this.storeBytes) + capacity * 12 + analysisBytes(this.store.nodeCount, this.store.edgeCount) > this.budget) {
+    if (!this.fits(capacity * 12, this.store.nodeCount, this.store.edgeCount)) {
       this.stop('max-memory');
       return;
     }

@@ -6,7 +6,7 @@ describe('FrontierQueue', () => {
   it('hands out states in push order with their bytes, across source arrays and interleaved takes', () => {
     const rng = new Rng(3);
     const queue = new FrontierQueue();
-    const expected: { id: number; bytes: number[] }[] = [];
+    const expected: { id: number; bytes: number[]; source: Uint8Array }[] = [];
     let next = 0;
     let taken = 0;
     for (let round = 0; round < 300; round++) {
@@ -16,7 +16,7 @@ describe('FrontierQueue', () => {
         const end = Math.min(source.length, start + rng.below(20));
         if (rng.below(3) === 0) continue;
         queue.push(next, source, start, end);
-        expected.push({ id: next++, bytes: Array.from(source.subarray(start, end)) });
+        expected.push({ id: next++, bytes: Array.from(source.subarray(start, end)), source });
       }
       const batch = queue.take(1 + rng.below(30));
       for (let i = 0; i < batch.ids.length; i++) {
@@ -24,6 +24,12 @@ describe('FrontierQueue', () => {
         expect(batch.ids[i]).toBe(want.id);
         expect(Array.from(batch.states.subarray(i > 0 ? batch.ends[i - 1] : 0, batch.ends[i]))).toEqual(want.bytes);
       }
+      // It holds the source arrays of the states still queued, and nothing else but its index (16 bytes a slot).
+      const held = new Set(expected.slice(taken).map((e) => e.source));
+      const index = queue.bytes - [...held].reduce((sum, a) => sum + a.byteLength, 0);
+      expect(index % 16).toBe(0);
+      expect(Math.log2(index / 16) % 1).toBe(0);
+      expect(index / 16).toBeGreaterThanOrEqual(queue.size);
     }
     expect(queue.size).toBe(expected.length - taken);
   });

@@ -20,14 +20,24 @@ export class FrontierQueue {
   private length = new Uint32Array(1024);
   private head = 0;
   private tail = 0;
+  /** Bytes of the live chunks. */
+  private chunkBytes = 0;
 
   get size(): number {
     return this.tail - this.head;
   }
 
+  /** Memory the queue holds: the byte arrays of its states and its index. */
+  get bytes(): number {
+    return this.chunkBytes + 16 * this.ids.length;
+  }
+
   /** Queues state `id` with its bytes, source[start..end). Keeps `source`, which must not change afterwards. */
   push(id: number, source: Uint8Array, start = 0, end = source.length): void {
-    if (this.chunks[this.chunks.length - 1] !== source) this.chunks.push(source);
+    if (this.chunks[this.chunks.length - 1] !== source) {
+      this.chunks.push(source);
+      this.chunkBytes += source.byteLength;
+    }
     if (this.tail === this.ids.length) this.makeRoom();
     const t = this.tail++;
     this.ids[t] = id;
@@ -67,7 +77,10 @@ export class FrontierQueue {
     this.head += n;
     // Release the arrays every remaining state is past.
     const keep = this.size > 0 ? this.chunkOf[this.head] : this.chunks.length;
-    for (; this.firstLive < keep; this.firstLive++) this.chunks[this.firstLive] = undefined;
+    for (; this.firstLive < keep; this.firstLive++) {
+      this.chunkBytes -= this.chunks[this.firstLive]!.byteLength;
+      this.chunks[this.firstLive] = undefined;
+    }
     return { ids, states, ends };
   }
 

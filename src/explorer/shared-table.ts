@@ -80,6 +80,16 @@ export class SharedTable {
     return WORDS * 4 * this.capacity;
   }
 
+  /**
+   * Bytes of the slots the system has committed, about: a 4 KB page is committed when first
+   * written, and claims land on uniformly spread slots, so a page stays untouched with probability
+   * e^-(claims a page). A table sized for a node limit far above the states found is mostly untouched.
+   */
+  get residentBytes(): number {
+    const pages = this.bytes / 4096;
+    return this.bytes * (1 - Math.exp(-this.claims / pages));
+  }
+
   /** Claims reserved so far by every thread (an upper bound on the slots in use). */
   get claims(): number {
     return Atomics.load(this.counter, RESERVED);
