@@ -2,7 +2,7 @@
 import { analyze, type Analysis } from './analysis/index.js';
 import { parseAction, actionCode } from './engine/index.js';
 import type { Policy } from './analysis/index.js';
-import { exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
+import { budgetBytes, budgetCheck, exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
 import type { StateGraph } from './graph/index.js';
 
 export interface LevelOptions extends ExploreOptions {
@@ -26,6 +26,8 @@ export async function exploreLevel(source: GameSource, options: LevelOptions): P
     withinK: options.withinK,
     tutorial: options.level <= game.tutorialLevels,
     baseline: game.baselineActions?.[options.level - 1],
+    // The exploration's budget: it left room for the analysis' graph searches, the solvers check their own arrays.
+    memory: budgetCheck(budgetBytes(options.maxMemory)),
   });
   // A real ARC game's next level starts where this level's shortest win leads.
   if (loaded.python && analysis.shortestWin) loaded.python.recordWin(options.level, analysis.shortestWin.actions.map((a) => actionCode(parseAction(a))));

@@ -1,6 +1,7 @@
 import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
 import { winWithin, type WithinK } from './horizon.js';
 import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
+import type { MemoryCheck } from './memory.js';
 import { transitionWeights, type Policy } from './policy.js';
 import { winProbability, type PWin } from './probability.js';
 import { backwardReach, deadEndNodes, isFrontier, nearest, pathTo, reverseEdges, searchFromRoot, type ActionPath } from './reachability.js';
@@ -20,6 +21,8 @@ export interface AnalyzeOptions {
   exact?: boolean;
   /** Interval iteration tolerances and work budget (for graphs too large to solve exactly). */
   interval?: IntervalOptions;
+  /** The memory budget the solvers keep to, giving up (and saying why) rather than running the process out (none when unset). */
+  memory?: MemoryCheck;
 }
 
 export interface ShortestWin extends ActionPath {
@@ -97,7 +100,7 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
   }
 
   const weights = transitionWeights(graph, opts.policy ?? 'available');
-  const pWin = winProbability(graph, weights, rev, frontier, { exact: opts.exact ?? true, interval: opts.interval ?? DEFAULT_INTERVAL });
+  const pWin = winProbability(graph, weights, rev, frontier, { exact: opts.exact ?? true, interval: opts.interval ?? DEFAULT_INTERVAL, memory: opts.memory });
   const exact = pWin.exact && { num: BigInt(pWin.exact.p), den: BigInt(pWin.exact.q) };
   const verdict = verdictFor(pWin.lower, pWin.upper, threshold, exact);
 

@@ -124,4 +124,22 @@ describe('exact solving of cycle classes', () => {
     expect(fill.gaveUp).toMatch(/600 stored numbers/);
     expect(exactSolve(problem).value).not.toBeNull();
   });
+
+  it('gives up, and says why, when its arrays would not fit the memory budget or the budget runs out while it works', () => {
+    const problem = problemOf(walkGraph(corridor(2_500, 1_250)));
+    const asked: [number, number][] = [];
+    const refused = exactSolve(problem, undefined, (bytes, heap = 0) => (asked.push([bytes, heap]), false));
+    expect(refused.value).toBeNull();
+    expect(refused.gaveUp).toMatch(/unknown states need .* GB and more, past the memory budget/);
+    // The positions (4 bytes a node) and a slot for each solution (8 in the heap) were asked for.
+    expect(asked[0]).toEqual([4 * problem.graph.nodeCount + 8 * problem.components.nodes.length, 8 * problem.components.nodes.length]);
+    expect(exactSolve(problem, undefined, () => true).value).toEqual(fraction(1_250n, 2_500n));
+    // Room for the arrays, none at the first check while it works (a 20 x 20 lattice takes millions of limb operations): it stops there.
+    const lattice20 = problemOf(walkGraph(lattice(20, 20, [7, 12], true)));
+    let checks = 0;
+    const later = exactSolve(lattice20, undefined, () => ++checks < 2);
+    expect(later.value).toBeNull();
+    expect(later.gaveUp).toMatch(/the memory budget ran out \(in a cycle class of \d+ states\)/);
+    expect(checks).toBe(2);
+  });
 });

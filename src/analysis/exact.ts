@@ -1,6 +1,7 @@
 /** The exact win probability: cycle classes solved successors first, each by sparse fraction-free elimination. */
 import { eliminateClass, type ClassSystem } from './elimination.js';
 import { BudgetExceeded, ExactBudget, FractionSum, ONE, ZERO, fraction, gcd, type Fraction } from './rational.js';
+import { gb, type MemoryCheck } from './memory.js';
 import { LOSS, WIN, type ReachProblem } from './win-problem.js';
 
 /**
@@ -38,7 +39,7 @@ export interface ExactResult {
  * every p_v brought to one common denominator L of the class, so the matrix keeps the small integer
  * weights and only the right-hand side carries the big numbers of earlier classes.
  */
-export function exactSolve(problem: ReachProblem, budget: ExactBudget = solverBudget()): ExactResult {
+export function exactSolve(problem: ReachProblem, budget: ExactBudget = solverBudget(), memory?: MemoryCheck): ExactResult {
   const { value, components, weights, graph } = problem;
   const result: ExactResult = { value: null, largestClass: 0, fill: 0 };
   if (value[0] === WIN) return { ...result, value: ONE };
@@ -47,6 +48,12 @@ export function exactSolve(problem: ReachProblem, budget: ExactBudget = solverBu
   if (nodes.length > MAX_EXACT_STATES) return { ...result, gaveUp: `${nodes.length} unknown states are past ${MAX_EXACT_STATES}` };
   const { edgeStart, edgeTarget } = graph;
   const { weight, stay, denominator } = weights;
+  if (memory) {
+    // The positions and the solutions' slots; the solutions themselves grow as they are found, and the budget watches them.
+    const need = 4 * graph.nodeCount + 8 * nodes.length;
+    if (!memory(need, 8 * nodes.length)) return { ...result, gaveUp: `its ${nodes.length} unknown states need ${gb(need)} and more, past the memory budget` };
+    budget.watch(memory);
+  }
   const posOf = new Int32Array(graph.nodeCount).fill(-1);
   for (let i = 0; i < nodes.length; i++) posOf[nodes[i]] = i;
   // one solution a unknown state, in components order (a plain array: bounded by MAX_EXACT_STATES)

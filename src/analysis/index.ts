@@ -5,4 +5,5 @@ export type { PWin, ExactProbability } from './probability.js';
 export type { WithinK } from './horizon.js';
 export { backwardReach, deadEndNodes, isExpandedPlaying, isFrontier, reverseEdges, type ActionPath } from './reachability.js';
 export type { IntervalOptions } from './interval.js';
+export type { MemoryCheck } from './memory.js';
 export { DEFAULT_THRESHOLD, attemptsToCertify, verdictFor, type Verdict } from './verdict.js';

@@ -59,4 +59,25 @@ describe('interval iteration', () => {
     expect(r.upper).toBeGreaterThanOrEqual(value * (1 - 1e-13));
     expect((r.upper - r.lower) / r.upper).toBeLessThan(1e-9);
   });
+
+  it('does not iterate, and says why, when its arrays would not fit the memory budget; it asks for no less than it takes', () => {
+    const graph = walkGraph(lattice(6, 40_000, [2, 20_000], false));
+    const problem = problemOf(graph);
+    const refused = solveInterval(problem, DEFAULT_INTERVAL, () => false);
+    expect(refused).toMatchObject({ lower: 0, upper: 1, converged: false, sweeps: 0 });
+    expect(refused.gaveUp).toMatch(/interval iteration needs .* GB \(its largest cycle class has 200005 states\), past the memory budget/);
+    let asked = 0;
+    const before = process.memoryUsage().arrayBuffers;
+    const r = solveInterval(problem, DEFAULT_INTERVAL, (bytes) => ((asked = bytes), true));
+    // Its arrays are still referenced or not yet collected; a collection in between only lowers the growth.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThanOrEqual(asked);
+    expect(asked).toBeGreaterThan(20 * graph.nodeCount + 105 * 200_005);
+    expect(r).toMatchObject(solveInterval(problem));
+    // analyze says so in the probability it reports, and gives up the exact solve the same way.
+    const { pWin, verdict } = analyze(graph, { memory: () => false });
+    expect(pWin).toMatchObject({ method: 'interval', lower: 0, upper: 1, converged: false });
+    expect(pWin.exactGaveUp).toMatch(/past the memory budget/);
+    expect(pWin.intervalGaveUp).toMatch(/past the memory budget/);
+    expect(verdict).toBe('inconclusive');
+  });
 });

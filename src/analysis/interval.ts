@@ -3,6 +3,7 @@
  * verified bound guesses. (Past 300 lines: the sweeps, their orders and the guesses share one
  * class's local arrays, and read best together.)
  */
+import { gb, type MemoryCheck } from './memory.js';
 import { LOSS, UNKNOWN, WIN, type ReachProblem } from './win-problem.js';
 
 export interface IntervalOptions {
@@ -28,6 +29,8 @@ export interface IntervalResult {
   /** Sweeps over the largest class; edge relaxations in all. */
   readonly sweeps: number;
   readonly work: number;
+  /** Why it did not run (its arrays would not fit the memory budget): the bounds are then [0, 1]. */
+  readonly gaveUp?: string;
 }
 
 const EPSILON = 2 ** -52;
@@ -50,10 +53,16 @@ const TINY = Number.MIN_VALUE;
  * guessed from the upper one the same way. Near convergence the width is about the residual times
  * the expected exit time, instead of the slow creep of the upper iterate.
  */
-export function solveInterval(problem: ReachProblem, options: IntervalOptions = DEFAULT_INTERVAL): IntervalResult {
+export function solveInterval(problem: ReachProblem, options: IntervalOptions = DEFAULT_INTERVAL, memory?: MemoryCheck): IntervalResult {
   const { value, components, graph } = problem;
   const n = graph.nodeCount;
   if (value[0] !== UNKNOWN) return { lower: value[0], upper: value[0], converged: true, sweeps: 0, work: 0 };
+  const largest = ClassIteration.largest(problem);
+  // Both bounds and the local index of every node, and the largest class's arrays.
+  const need = 20 * n + ClassIteration.bytes(largest);
+  if (memory && !memory(need)) {
+    return { lower: 0, upper: 1, converged: false, sweeps: 0, work: 0, gaveUp: `interval iteration needs ${gb(need)} (its largest cycle class has ${largest.nodes} states), past the memory budget` };
+  }
   const lo = new Float64Array(n);
   const hi = new Float64Array(n);
   for (let v = 0; v < n; v++) {
@@ -61,7 +70,7 @@ export function solveInterval(problem: ReachProblem, options: IntervalOptions = 
     hi[v] = value[v] === LOSS ? 0 : 1;
   }
   const state = { work: 0, converged: true, sweeps: 0 };
-  const classes = new ClassIteration(problem, lo, hi, options, state);
+  const classes = new ClassIteration(problem, largest, lo, hi, options, state);
   for (let c = 0; c < components.count; c++) classes.solve(c);
   return { lower: Math.max(0, lo[0]), upper: Math.min(1, hi[0]), converged: state.converged, sweeps: state.sweeps, work: state.work };
 }
@@ -97,13 +106,8 @@ class ClassIteration {
   private readonly revStart: Int32Array;
   private readonly revSource: Int32Array;
 
-  constructor(
-    private readonly problem: ReachProblem,
-    private readonly lo: Float64Array,
-    private readonly hi: Float64Array,
-    private readonly options: IntervalOptions,
-    private readonly state: { work: number; converged: boolean; sweeps: number },
-  ) {
+  /** The largest class (2 states at least) and the most internal edges of one: what the arrays are sized for. */
+  static largest(problem: ReachProblem): { nodes: number; edges: number } {
     const { components, graph, weights } = problem;
     const { compStart, compOf, nodes, count } = components;
     let largest = 1;
@@ -119,6 +123,23 @@ class ClassIteration {
       }
       edges = Math.max(edges, inner);
     }
+    return { nodes: largest, edges };
+  }
+
+  /** Bytes of the arrays for classes this large: 11 doubles, 4 ints and a mark a state, an int and a double and an int an edge. */
+  static bytes(largest: { nodes: number; edges: number }): number {
+    return 105 * (largest.nodes + 1) + 16 * largest.edges;
+  }
+
+  constructor(
+    private readonly problem: ReachProblem,
+    { nodes: largest, edges }: { nodes: number; edges: number },
+    private readonly lo: Float64Array,
+    private readonly hi: Float64Array,
+    private readonly options: IntervalOptions,
+    private readonly state: { work: number; converged: boolean; sweeps: number },
+  ) {
+    const { graph } = problem;
     this.localOf = new Int32Array(graph.nodeCount);
     this.start = new Int32Array(largest + 1);
     this.col = new Int32Array(edges);

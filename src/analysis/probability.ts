@@ -4,6 +4,7 @@ import { DEFAULT_INTERVAL, solveInterval, type IntervalOptions } from './interva
 import type { Policy, TransitionWeights } from './policy.js';
 import { ExactBudget, floatAbove, floatBelow, oneIn, type Fraction } from './rational.js';
 import { LOSS, WIN, reachProblem } from './win-problem.js';
+import type { MemoryCheck } from './memory.js';
 import type { ReverseEdges } from './reachability.js';
 
 /** An exact probability as printed: p/q in lowest terms and q/p ("1 in N"; Infinity when p = 0). */
@@ -35,6 +36,8 @@ export interface PWin {
   relativeWidth: number;
   /** Why the exact solve gave up (a budget, and the class it ran out in), when it did. */
   exactGaveUp?: string;
+  /** Why interval iteration did not run (its arrays past the memory budget), when it did not: lower and upper are then 0 and 1. */
+  intervalGaveUp?: string;
 }
 
 export function exactProbability(f: Fraction): ExactProbability {
@@ -47,6 +50,7 @@ interface Bound {
   exact: Fraction | null;
   converged: boolean;
   gaveUp?: string;
+  intervalGaveUp?: string;
 }
 
 export interface SolveOptions {
@@ -55,6 +59,8 @@ export interface SolveOptions {
   interval: IntervalOptions;
   /** The exact solve's budget on a complete graph (default `solverBudget()`). */
   budget?: () => ExactBudget;
+  /** The memory budget the solvers keep to (none when unset). */
+  memory?: MemoryCheck;
 }
 
 /**
@@ -67,10 +73,10 @@ const PARTIAL_INTERVAL_WORK = 400_000_000;
 
 function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions, budget: () => ExactBudget): Bound {
   const problem = reachProblem(graph, weights, rev, frontierValue);
-  const exact = options.exact ? exactSolve(problem, budget()) : null;
+  const exact = options.exact ? exactSolve(problem, budget(), options.memory) : null;
   if (exact?.value) return { lower: floatBelow(exact.value), upper: floatAbove(exact.value), exact: exact.value, converged: true };
-  const { lower, upper, converged } = solveInterval(problem, options.interval);
-  return { lower, upper, converged, exact: null, gaveUp: exact ? exact.gaveUp : 'not tried' };
+  const { lower, upper, converged, gaveUp } = solveInterval(problem, options.interval, options.memory);
+  return { lower, upper, converged, exact: null, gaveUp: exact ? exact.gaveUp : 'not tried', ...(gaveUp && { intervalGaveUp: gaveUp }) };
 }
 
 const widths = (lower: number, upper: number): { width: number; relativeWidth: number } => ({
@@ -92,6 +98,7 @@ export function winProbability(
     const low = solve(graph, weights, rev, LOSS, partial, partialBudget);
     const high = solve(graph, weights, rev, WIN, partial, partialBudget);
     const gaveUp = low.gaveUp ?? high.gaveUp;
+    const intervalGaveUp = low.intervalGaveUp ?? high.intervalGaveUp;
     return {
       policy,
       method: 'bounds',
@@ -100,9 +107,10 @@ export function winProbability(
       converged: low.converged && high.converged,
       ...widths(low.lower, high.upper),
       ...(gaveUp ? { exactGaveUp: gaveUp } : {}),
+      ...(intervalGaveUp ? { intervalGaveUp } : {}),
     };
   }
-  const { lower, upper, exact, converged, gaveUp } = solve(graph, weights, rev, LOSS, options, options.budget ?? solverBudget);
+  const { lower, upper, exact, converged, gaveUp, intervalGaveUp } = solve(graph, weights, rev, LOSS, options, options.budget ?? solverBudget);
   if (exact) return { policy, method: 'exact', lower, upper, exact: exactProbability(exact), converged, ...widths(lower, upper) };
-  return { policy, method: 'interval', lower, upper, converged, ...widths(lower, upper), ...(gaveUp ? { exactGaveUp: gaveUp } : {}) };
+  return { policy, method: 'interval', lower, upper, converged, ...widths(lower, upper), ...(gaveUp ? { exactGaveUp: gaveUp } : {}), ...(intervalGaveUp ? { intervalGaveUp } : {}) };
 }

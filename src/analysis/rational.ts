@@ -1,4 +1,5 @@
 /** Exact non-negative rationals over BigInt, and their sound conversion to floating point. */
+import type { MemoryCheck } from './memory.js';
 
 /** A fraction num/den in lowest terms, den > 0. */
 export interface Fraction {
@@ -39,12 +40,20 @@ export function limbs(x: bigint): number {
  */
 export class ExactBudget {
   private readonly limit: bigint;
+  /** The memory check, and the work since it was last asked (see watch). */
+  private memory?: MemoryCheck;
+  private sinceCheck = 0;
   constructor(
     private work: number,
     readonly maxBits: number,
     readonly maxFill = 10_000_000,
   ) {
     this.limit = 1n << BigInt(maxBits);
+  }
+  /** From now on, asks `memory` every MEMORY_CHECK_UNITS of work and runs out when it says no (the numbers an exact solve holds live in the JavaScript heap). */
+  watch(memory: MemoryCheck): this {
+    this.memory = memory;
+    return this;
   }
   /** Charges `times` operations on numbers the size of x. */
   spend(x: bigint, times = 1): void {
@@ -54,6 +63,10 @@ export class ExactBudget {
   charge(units: number): void {
     this.work -= units;
     if (this.work < 0) throw new BudgetExceeded('the exact arithmetic budget ran out');
+    if (this.memory && (this.sinceCheck += units) >= MEMORY_CHECK_UNITS) {
+      this.sinceCheck = 0;
+      if (!this.memory(0)) throw new BudgetExceeded('the memory budget ran out');
+    }
   }
   /** Work left, in limb operations. */
   get left(): number {
@@ -65,6 +78,9 @@ export class ExactBudget {
     return x;
   }
 }
+
+/** Work between two memory checks of a watched budget: a few milliseconds of arithmetic. */
+const MEMORY_CHECK_UNITS = 2 ** 22;
 
 /** 2^53: integers below it are exact in a double. */
 const SAFE = 1n << 53n;

@@ -120,6 +120,8 @@ export interface AnalysisNumbers {
     relativeWidth: number;
     /** Why the exact solve gave up, when it did (method interval or bounds). */
     exactGaveUp: string | null;
+    /** Why interval iteration did not run (its arrays past the memory budget; the bounds are then 0 and 1), when it did not. */
+    intervalGaveUp: string | null;
   };
   verdict: 'pass' | 'fail' | 'inconclusive';
   hint: string | null;
@@ -326,6 +328,7 @@ const analysisSchema = obj({
     width: num({ min: 0 }),
     relativeWidth: num({ min: 0, max: 1 }),
     exactGaveUp: nullable(str),
+    intervalGaveUp: nullable(str),
   }),
   verdict: oneOf('pass', 'fail', 'inconclusive'),
   hint: nullable(str),
@@ -448,7 +451,8 @@ export function parseReport(text: string, where = 'report'): SweepReport {
 /**
  * Fields added after a version's first reports were written, filled from what those reports
  * have: a probability's width and relative width from its bounds, no reason for an exact solve
- * that gave up (older solvers did not say), a crash's kind (a step that threw: hangs came later),
+ * that gave up (older solvers did not say) nor for interval iteration that did not run (older
+ * solvers always ran it), a crash's kind (a step that threw: hangs came later),
  * no hung levels in the summary and no identity warning (older explorers did not check).
  */
 function fillAdded(report: Record<string, unknown>): void {
@@ -465,6 +469,7 @@ function fillAdded(report: Record<string, unknown>): void {
       pWin.width ??= pWin.upper - pWin.lower;
       pWin.relativeWidth ??= pWin.upper > 0 ? (pWin.upper - pWin.lower) / pWin.upper : 0;
       pWin.exactGaveUp ??= null;
+      pWin.intervalGaveUp ??= null;
     }
   }
 }

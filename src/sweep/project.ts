@@ -77,6 +77,7 @@ export function analysisNumbers(a: Analysis): AnalysisNumbers {
       width: pWin.width,
       relativeWidth: pWin.relativeWidth,
       exactGaveUp: pWin.exactGaveUp ?? null,
+      intervalGaveUp: pWin.intervalGaveUp ?? null,
     },
     verdict: a.verdict,
     hint: a.hint ?? null,

@@ -81,8 +81,10 @@ function describe(r: ExploreReport): string {
   lines.push(...pythonLines(r));
   if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ')})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {
-    lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${r.pWin.converged ? '' : ', stopped on its work budget'}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
+    const stopped = r.pWin.intervalGaveUp ? `, not iterated: ${r.pWin.intervalGaveUp}` : r.pWin.converged ? '' : ', stopped on its work budget';
+    lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${stopped}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
   }
+  if (r.pWin.method === 'bounds' && r.pWin.intervalGaveUp) lines.push(`  bounds not iterated: ${r.pWin.intervalGaveUp}`);
   if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]`);
   lines.push(`verdict against ${r.threshold}: ${r.verdict}${r.exempt ? ' (tutorial level: exempt)' : ''}${r.hint ? `; ${r.hint}` : ''}`);
   return lines.join('\n');
