@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -138,9 +139,21 @@ describe('SharedTable', () => {
         if (found < 0) table.insertAt(-1 - found, lo, i, i);
       }
       const grown = process.memoryUsage.rss() - before;
-      // 2,000 claims touch ~8 MB of the 100 MB, 20,000 about half, 400,000 all of it.
-      expect(Math.abs(table.residentBytes - grown)).toBeLessThan(0.1 * table.bytes);
+      // 2,000 claims touch ~8 MB of the 100 MB, 20,000 about half, 400,000 all of it. Where the
+      // system backs memory with 2 MB pages unasked, a few claims commit it all: the estimate is
+      // then low, which the budget can bear (it counts the table as memory the search will free).
+      if (hugePagesAlways()) expect(table.residentBytes).toBeLessThan(grown + 0.1 * table.bytes);
+      else expect(Math.abs(table.residentBytes - grown)).toBeLessThan(0.1 * table.bytes);
       expect(table.residentBytes).toBeLessThanOrEqual(table.bytes);
     }
   });
 });
+
+/** Whether Linux backs every large allocation with transparent huge pages (not only those that ask). */
+function hugePagesAlways(): boolean {
+  try {
+    return readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8').includes('[always]');
+  } catch {
+    return false;
+  }
+}
