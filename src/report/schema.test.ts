@@ -102,7 +102,7 @@ describe('report.json schema', () => {
     expect(validateReport(parsed)).toEqual([]);
   });
 
-  it('reads a version-2 report written before pWin had its width and the reason exact gave up', () => {
+  it('reads a version-2 report written before pWin had its width and the reasons exact and interval gave up', () => {
     const parsed = JSON.parse(onDisk);
     let levels = 0;
     for (const game of parsed.games) {
@@ -111,6 +111,7 @@ describe('report.json schema', () => {
         delete level.analysis.pWin.width;
         delete level.analysis.pWin.relativeWidth;
         delete level.analysis.pWin.exactGaveUp;
+        delete level.analysis.pWin.intervalGaveUp;
         levels++;
       }
     }
@@ -122,6 +123,7 @@ describe('report.json schema', () => {
         const { pWin } = level.analysis;
         expect(pWin.width).toBe(pWin.upper - pWin.lower);
         expect(pWin.exactGaveUp).toBeNull();
+        expect(pWin.intervalGaveUp).toBeNull();
       }
     }
   });

@@ -25,7 +25,8 @@ Options:
   --max-steps N      stop before N game steps (successor computations) are exceeded
   --max-seconds S    stop after about S seconds
   --max-memory GB    stop while the process, and the analysis of the graph after it, fit in GB
-                     (default: 80% of the memory free when it starts)
+                     (default: 80% of the memory free when it starts); a probability solver whose
+                     arrays would not fit gives up and says why instead
   --export FILE      write the graph: FILE.gexf (Gephi) or FILE.json (Graphology)
   --policy P         random policy: available (uniform over the game's actions, default) or
                      reference (the ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
