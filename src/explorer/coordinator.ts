@@ -10,7 +10,8 @@ import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../p
 import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { budgetBytes, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
+import { budgetBytes, budgetCheck, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
+import type { MemoryCheck } from '../analysis/memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { MAX_TICKET, TICKET_BLOCK, TicketIds } from './tickets.js';
@@ -136,7 +137,14 @@ export class GameCrash extends Error {
  * count or completion order. Limits are checked per node before its successors are merged, so
  * they are never exceeded.
  */
-export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<{ result: ExploreResult; graph: StateGraph }> {
+/** What an exploration gives: its measures, its graph, and the memory budget it kept to, as the analysis after it checks it. */
+export interface Explored {
+  result: ExploreResult;
+  graph: StateGraph;
+  memory: MemoryCheck;
+}
+
+export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<Explored> {
   const opened = await openLevel(source, options.level, options.workers);
   let root: RootState;
   try {
@@ -537,7 +545,7 @@ class Coordinator {
     return { lo, hi };
   }
 
-  finish(): { result: ExploreResult; graph: StateGraph } {
+  finish(): Explored {
     const { store } = this;
     const steps = this.merger.steps;
     const seconds = (performance.now() - this.started) / 1000;
@@ -562,6 +570,6 @@ class Coordinator {
       schedule: this.schedule.stats(),
       ...this.opened.describe?.(),
     };
-    return { result, graph };
+    return { result, graph, memory: budgetCheck(this.budget) };
   }
 }

@@ -1,6 +1,7 @@
 /** The explorer's memory budget (`--max-memory`): its default, and what a graph will need once explored. */
 import { freemem, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+import type { MemoryCheck } from '../analysis/memory.js';
 import { FINGERPRINT_LIMIT } from '../graph/index.js';
 
 const GB = 2 ** 30;
@@ -73,7 +74,7 @@ const HEAP_SHARE = 0.85;
  * The analysis' memory check against a budget in bytes: whether `bytes` more fit the resident set,
  * and `heapBytes` of them this thread's JavaScript heap.
  */
-export function budgetCheck(budget: number): (bytes: number, heapBytes?: number) => boolean {
+export function budgetCheck(budget: number): MemoryCheck {
   return (bytes, heapBytes = 0) => {
     const heap = getHeapStatistics();
     return process.memoryUsage.rss() + bytes <= budget && heap.used_heap_size + heapBytes <= HEAP_SHARE * heap.heap_size_limit;
