@@ -2,7 +2,7 @@
 import { analyze, type Analysis } from './analysis/index.js';
 import { parseAction, actionCode } from './engine/index.js';
 import type { Policy } from './analysis/index.js';
-import { exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
+import { budgetCheck, exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
 import type { StateGraph } from './graph/index.js';
 
 export interface LevelOptions extends ExploreOptions {
@@ -19,7 +19,7 @@ export type ExploreReport = ExploreResult & Omit<Analysis, 'fullyExplored' | 'fr
 export async function exploreLevel(source: GameSource, options: LevelOptions): Promise<{ report: ExploreReport; graph: StateGraph }> {
   const loaded = await openGame(source);
   const { game } = loaded;
-  const { result, graph, memory } = await exploreGraph(loaded.module ? { game, module: loaded.module } : game, { ...options, workers: options.workers });
+  const { result, graph, budget } = await exploreGraph(loaded.module ? { game, module: loaded.module } : game, { ...options, workers: options.workers });
   const { fullyExplored, frontier, ...analysis } = analyze(graph, {
     policy: options.policy,
     threshold: options.threshold,
@@ -27,7 +27,7 @@ export async function exploreLevel(source: GameSource, options: LevelOptions): P
     tutorial: options.level <= game.tutorialLevels,
     baseline: game.baselineActions?.[options.level - 1],
     // The exploration's budget: it left room for the analysis' graph searches, the solvers check their own arrays.
-    memory,
+    memory: budgetCheck(budget),
   });
   // A real ARC game's next level starts where this level's shortest win leads.
   if (loaded.python && analysis.shortestWin) loaded.python.recordWin(options.level, analysis.shortestWin.actions.map((a) => actionCode(parseAction(a))));

@@ -10,8 +10,7 @@ import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../p
 import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
-import { budgetBytes, budgetCheck, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
-import type { MemoryCheck } from '../analysis/memory.js';
+import { budgetBytes, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
 import { BatchMerger, type Limits, type Merged } from './merge.js';
 import { ID_BASE, MAX_NODES, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 import { MAX_TICKET, TICKET_BLOCK, TicketIds } from './tickets.js';
@@ -137,11 +136,11 @@ export class GameCrash extends Error {
  * count or completion order. Limits are checked per node before its successors are merged, so
  * they are never exceeded.
  */
-/** What an exploration gives: its measures, its graph, and the memory budget it kept to, as the analysis after it checks it. */
+/** What an exploration gives: its measures, its graph, and the memory budget it kept to in bytes (the analysis after it keeps to the same). */
 export interface Explored {
   result: ExploreResult;
   graph: StateGraph;
-  memory: MemoryCheck;
+  budget: number;
 }
 
 export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<Explored> {
@@ -570,6 +569,6 @@ class Coordinator {
       schedule: this.schedule.stats(),
       ...this.opened.describe?.(),
     };
-    return { result, graph, memory: budgetCheck(this.budget) };
+    return { result, graph, budget: this.budget };
   }
 }

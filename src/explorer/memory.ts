@@ -1,7 +1,6 @@
 /** The explorer's memory budget (`--max-memory`): its default, and what a graph will need once explored. */
 import { freemem, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import type { MemoryCheck } from '../analysis/memory.js';
 import { FINGERPRINT_LIMIT } from '../graph/index.js';
 
 const GB = 2 ** 30;
@@ -71,10 +70,10 @@ export function peakFromNow(rss: number, more: number, searchOnly: number, nodes
 const HEAP_SHARE = 0.85;
 
 /**
- * The analysis' memory check against a budget in bytes: whether `bytes` more fit the resident set,
- * and `heapBytes` of them this thread's JavaScript heap.
+ * The analysis' memory check (its MemoryCheck) against a budget in bytes: whether `bytes` more fit
+ * the resident set, and `heapBytes` of them this thread's JavaScript heap.
  */
-export function budgetCheck(budget: number): MemoryCheck {
+export function budgetCheck(budget: number): (bytes: number, heapBytes?: number) => boolean {
   return (bytes, heapBytes = 0) => {
     const heap = getHeapStatistics();
     return process.memoryUsage.rss() + bytes <= budget && heap.used_heap_size + heapBytes <= HEAP_SHARE * heap.heap_size_limit;
