@@ -239,11 +239,11 @@ describe('expandAndClaim', () => {
     expect(claimedHere).toBeGreaterThan(20);
   });
 
-  it('names the state whose successor\'s status threw, though its claim was gathered with later states', async () => {
+  it('names the state whose successor\'s status threw', async () => {
     const { game } = await loadGame(fixture('spread'));
     const states = playingStates(game, 1, 40);
     const plain = claimBatch(game, states, 1);
-    // The first new successor of state 3: its status runs when the group of claims is settled.
+    // The first new successor of state 3.
     const r = plain.truth;
     const k = Array.from(r.node).findIndex((v, i) => i >= r.recordEnds[2] && v === -1 && r.outcome[i] === StepOutcome.PLAYING);
     const target = r.bytes.subarray(r.bytesEnd[k - 1], r.bytesEnd[k]);
@@ -281,5 +281,9 @@ describe('expandAndClaim', () => {
     expect(r.expanded).toBeLessThan(600);
     checkClaims(full);
     expect(full.table.claims).toBeLessThanOrEqual(300);
+    // The longest run of states whose successors to look up fit: one state more would not have.
+    const lookups = (states: number): number => full.truth.node.subarray(0, full.truth.recordEnds[states - 1]).filter((v) => v === -1).length;
+    expect(full.seededEntries + lookups(r.expanded)).toBeLessThanOrEqual(300);
+    expect(full.seededEntries + lookups(r.expanded + 1)).toBeGreaterThan(300);
   });
 });

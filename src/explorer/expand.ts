@@ -258,8 +258,8 @@ export class PendingSuccessors {
     return old;
   }
 
-  /** Adds one and returns its index. */
-  add(ticket: number, outcome: number, bytes: Uint8Array | null): number {
+  /** Adds one, its bytes `source[start..end)` (none for a successor that is not playing), and returns its index. */
+  add(ticket: number, outcome: number, source: Uint8Array, start: number, end: number): number {
     if (this.count === this.ticket.length) {
       this.ticket = doubled(this.ticket);
       this.outcome = doubled(this.outcome);
@@ -268,12 +268,13 @@ export class PendingSuccessors {
     const p = this.count++;
     this.ticket[p] = ticket;
     this.outcome[p] = outcome;
-    if (bytes) {
-      this.bytes = roomFor(this.bytes, this.bytesLength, bytes.length);
-      this.bytes.set(bytes, this.bytesLength);
-      this.bytesLength += bytes.length;
-    }
-    this.bytesEnd[p] = this.bytesLength;
+    this.bytes = roomFor(this.bytes, this.bytesLength, end - start);
+    // A state is tens of bytes (a keyboard game) to a few KB: a loop, not a view and a copy per state.
+    const out = this.bytes;
+    let at = this.bytesLength;
+    for (let i = start; i < end; i++) out[at++] = source[i];
+    this.bytesLength = at;
+    this.bytesEnd[p] = at;
     return p;
   }
 }
@@ -284,14 +285,8 @@ interface Claims {
   tickets: TicketSource;
 }
 
-/**
- * New successors a worker claims at a time, gathered across states: their home slots are read
- * ahead together (see claimDeferred), so the more of them, the more cache misses overlap (a bx19
- * state has two or three).
- */
-const CLAIM_GROUP = 32;
-/** A record's node while its successor waits for its claim (no pending index is this large). */
-const UNCLAIMED = -(2 ** 31);
+/** Records whose home slots the claims read ahead of the one they are on (see claimRecords). */
+const CLAIM_AHEAD = 32;
 /** What claims' read-ahead read, kept so that the reads are not optimized away. */
 let readAhead = 0;
 
@@ -314,11 +309,10 @@ function doubled<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(
 
 /**
  * The kernel: expands every state of the batch over every available action (clicks over their
- * classes). With a table, the successors that no earlier state of the batch reached are claimed
- * there a group at a time (a node id, or pending), their home slots read ahead so that their
- * cache misses overlap; without one, they are left for the coordinator to look up (-1).
+ * classes), one record per distinct successor of a state. A successor that no earlier state of
+ * the batch reached is left to look up (node -1), with its outcome and, if it is playing, its bytes.
  */
-function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, scratch: Scratch | undefined, progress: Int32Array | undefined) {
+function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined, progress: Int32Array | undefined) {
   const n = task.ends.length;
   // Where the watchdog sees this batch (src/parallel/watchdog.ts): state, action code (-1: the state itself), a beat.
   const at = progress ?? new Int32Array(PROGRESS_SLOTS);
@@ -327,26 +321,14 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
   const recordEnds = new Uint32Array(n);
   const capacity = Math.max(16, n * game.actions.length);
   const rec = scratch ? (scratch.records = Records.reuse(scratch.records, capacity)) : new Records(capacity);
-  const pending = claims ? (scratch ? (scratch.pending = PendingSuccessors.reuse(scratch.pending)) : new PendingSuccessors()) : undefined;
   const fp: Fingerprint = { lo: 0, hi: 0 };
   const clicks = game.actions.includes(GameAction.ACTION6);
-  const keyMoves = game.actions.length - (clicks ? 1 : 0);
   let error: ExpandResult['error'];
   let identity: IdentityFault | undefined;
   const checkAll = task.checkAll === true;
-  let full = false;
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
-  /** The successors to claim: their records, the states of the batch they come from, their states, bytes and the actions that reached them. */
-  let deferred = 0;
-  let deferredRecord = new Int32Array(64);
-  let deferredState = new Int32Array(64);
-  let claimedAs = new Int32Array(64);
-  let claimedTicket = new Int32Array(64);
-  const deferredNext: unknown[] = [];
-  const deferredBytes: Uint8Array[] = [];
-  const deferredAction: Action[] = [];
 
   /**
    * Steps `state` by `a`: merges into this state's record of the same successor, or adds one
@@ -368,93 +350,14 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
     }
     const keys = cellCount ? 0 : 1 << a.id;
     if (r >= 0) {
-      // An earlier state of this batch reached it: its record says what it is, once claimed.
-      if (rec.node[r] === UNCLAIMED) claimDeferred(claims!, pending!);
-      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], pending || rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
-      return;
-    }
-    if (claims) {
-      if (deferred === deferredRecord.length) {
-        deferredRecord = doubled(deferredRecord);
-        deferredState = doubled(deferredState);
-        claimedAs = doubled(claimedAs);
-        claimedTicket = doubled(claimedTicket);
-      }
-      deferredRecord[deferred] = rec.count;
-      deferredState[deferred] = s;
-      deferredNext[deferred] = next;
-      deferredBytes[deferred] = bytes;
-      deferredAction[deferred++] = a;
-      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), 0, UNCLAIMED, null);
+      rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
       return;
     }
     const o = outcomeOf(game.status(next));
     rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
 
-  /**
-   * Claims the successors gathered back to back, then settles each: a node id (the table's, or
-   * the one the coordinator wrote for the ticket found), or pending with its ticket, outcome and
-   * bytes. A successor's status is game code: while it runs, the watchdog and `failing` name the
-   * state it came from.
-   */
-  const claimDeferred = ({ table: t, tickets: source }: Claims, p: PendingSuccessors): void => {
-    // Every home slot read first, with plain loads that do not wait on each other: a claim's
-    // compare-exchange and publishing store are locked instructions, which hold back the loads
-    // after them, so claims alone take their cache misses one at a time.
-    for (let j = 0; j < deferred; j++) touched ^= t.touch(rec.lo[deferredRecord[j]]);
-    for (let j = 0; j < deferred; j++) {
-      const r = deferredRecord[j];
-      const ticket = source.peek();
-      let id = t.claim(rec.lo[r], rec.hi[r], ticket);
-      if (id === CLAIMED) {
-        source.take();
-        claimedTicket[j] = ticket;
-      } else if (id === FOUND_TICKET) {
-        claimedTicket[j] = t.ticket;
-        const known = source.get(t.ticket);
-        if (known >= 0) id = known;
-      }
-      claimedAs[j] = id;
-    }
-    for (let j = 0; j < deferred; j++) {
-      const r = deferredRecord[j];
-      const id = claimedAs[j];
-      if (id >= 0) {
-        rec.node[r] = id;
-        continue;
-      }
-      current = deferredAction[j];
-      failing = at[1] = deferredState[j];
-      at[2] = actionCode(current);
-      at[3]++;
-      const o = outcomeOf(game.status(deferredNext[j]));
-      rec.node[r] = -1 - p.add(claimedTicket[j], o, o === StepOutcome.PLAYING ? deferredBytes[j] : null);
-    }
-    failing = -1;
-    at[1] = s;
-    deferred = 0;
-  };
-
-  /**
-   * Claims what is gathered from the states before `before` (the others' records are not sent):
-   * the fault of a status that threw, if one did.
-   */
-  const claimBefore = (before: number): ExpandResult['error'] => {
-    while (deferred > 0 && deferredState[deferred - 1] >= before) deferred--;
-    try {
-      claimDeferred(claims!, pending!);
-      return undefined;
-    } catch (err) {
-      return fault(failing, err);
-    }
-  };
-  const fault = (state: number, err: unknown): ExpandResult['error'] => ({ state, action: actionCode(current), message: err instanceof Error ? err.message : String(err) });
   let current: Action = KEY_ACTIONS[0];
-  /** The state whose successor's status is running, while claims settle (else -1). */
-  let failing = -1;
-  let touched = 0;
-
   let start = 0;
   let s = 0;
   for (; s < n; s++) {
@@ -469,13 +372,6 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
     try {
       state = game.decode(task.states.subarray(start, end));
       const classes = clicks ? clickClasses(game, state) : undefined;
-      // Room in the table for every successor gathered and every one this state may claim, or stop
-      // here until it grows.
-      if (claims && !claims.table.reserve(deferred + keyMoves + (classes?.length ?? 0))) {
-        error = claimBefore(s);
-        full = !error;
-        break;
-      }
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
@@ -493,27 +389,92 @@ function expandStates(game: Game, task: ExpandTask, claims: Claims | undefined, 
           visit(current, c.cells);
         }
       }
-      if (claims && deferred >= CLAIM_GROUP) claimDeferred(claims, pending!);
     } catch (err) {
-      // Records of the failing state and after are ignored by the coordinator; the earlier states'
-      // successors are claimed (where a status throws there, that state fails instead).
-      const thrown = fault(failing >= 0 ? failing : s, err);
-      error = failing < 0 && claims ? (claimBefore(s) ?? thrown) : thrown;
+      // Records of the failing state and after are ignored by the coordinator.
+      error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
       break;
     }
     steps[s] = taken;
     recordEnds[s] = rec.count;
     start = end;
   }
-  if (claims && !error && !full) error = claimBefore(n);
-  claims?.table.release();
-  readAhead ^= touched;
-  return { steps, recordEnds, rec, pending, error, identity, full, expanded: error ? error.state : s };
+  return { steps, recordEnds, rec, error, identity, expanded: s };
+}
+
+/**
+ * How many of the first `expanded` states' successors the table has room to claim: all, or the
+ * most states whose successors to look up fit its limit (reserved here, given back by `release`).
+ */
+function reserveClaims(table: SharedTable, rec: Records, recordEnds: Uint32Array, expanded: number): number {
+  const records = expanded > 0 ? recordEnds[expanded - 1] : 0;
+  const { node } = rec;
+  let lookups = 0;
+  for (let k = 0; k < records; k++) if (node[k] === -1) lookups++;
+  if (table.reserve(lookups)) return expanded;
+  // Near the limit: the successors to look up before each state, then the most states that fit.
+  const before = new Uint32Array(expanded + 1);
+  for (let s = 0, k = 0; s < expanded; s++) {
+    let count = before[s];
+    for (const end = recordEnds[s]; k < end; k++) if (node[k] === -1) count++;
+    before[s + 1] = count;
+  }
+  let lo = 0;
+  let hi = expanded - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (table.reserve(before[mid])) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Claims the successors of records 0..records that the batch left to look up, in the shared
+ * table, and settles each record: a node id (the table's, or the one the coordinator wrote for
+ * the ticket found), or pending with its ticket, outcome and bytes. After the batch's game code,
+ * in one pass: the game's allocations, between claims, had the table's cache lines and pages
+ * evicted (a claim then cost 2-3x as much), and the home slots a few records ahead are read first
+ * with plain loads, whose misses overlap.
+ */
+function claimRecords(claims: Claims, rec: Records, records: number, pending: PendingSuccessors): void {
+  const { table, tickets } = claims;
+  const { node, lo, hi, outcome, bytes, bytesEnd } = rec;
+  let touched = 0;
+  let sink = 0;
+  for (let k = 0; k < records; k++) {
+    if (k === touched) {
+      const upTo = Math.min(records, k + CLAIM_AHEAD);
+      for (let j = k; j < upTo; j++) if (node[j] === -1) sink ^= table.touch(lo[j]);
+      touched = upTo;
+    }
+    const v = node[k];
+    if (v <= -2) {
+      // An earlier record of the batch, settled already.
+      node[k] = node[-2 - v];
+      continue;
+    }
+    const ticket = tickets.peek();
+    let id = table.claim(lo[k], hi[k], ticket);
+    let named = ticket;
+    if (id === CLAIMED) tickets.take();
+    else if (id === FOUND_TICKET) {
+      named = table.ticket;
+      const known = tickets.get(named);
+      if (known >= 0) id = known;
+    }
+    if (id >= 0) {
+      node[k] = id;
+      continue;
+    }
+    const from = k > 0 ? bytesEnd[k - 1] : 0;
+    node[k] = -1 - pending.add(named, outcome[k], bytes, from, bytesEnd[k]);
+  }
+  readAhead ^= sink;
 }
 
 /** Expands every state of the batch over every available action (clicks over their classes). */
 export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, progress?: Int32Array): ExpandResult {
-  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, undefined, scratch, progress);
+  const { steps, recordEnds, rec, error, identity } = expandStates(game, task, scratch, progress);
   const r = rec.count;
   const result: ExpandResult = {
     steps,
@@ -533,15 +494,25 @@ export function expandBatch(game: Game, task: ExpandTask, scratch?: Scratch, pro
   return result;
 }
 
-/** Expands the batch and claims its successors in the shared table under tickets from `tickets` (a JavaScript worker's whole job). */
+/**
+ * Expands the batch and claims its successors in the shared table under tickets from `tickets` (a
+ * JavaScript worker's whole job). Where the table has no room for every successor, the batch ends
+ * at the first state whose successors do not fit (`full`): the rest is expanded again once it has grown.
+ */
 export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable, tickets: TicketSource, scratch?: Scratch, progress?: Int32Array): ClaimedBatch {
-  const { steps, recordEnds, rec, pending, error, identity, full, expanded } = expandStates(game, task, { table, tickets }, scratch, progress);
-  const r = expanded > 0 ? recordEnds[expanded - 1] : 0;
-  const p = pending!;
+  const { steps, recordEnds, rec, error, identity, expanded } = expandStates(game, task, scratch, progress);
+  const p = scratch ? (scratch.pending = PendingSuccessors.reuse(scratch.pending)) : new PendingSuccessors();
+  const claimed = reserveClaims(table, rec, recordEnds, expanded);
+  const r = claimed > 0 ? recordEnds[claimed - 1] : 0;
+  try {
+    claimRecords({ table, tickets }, rec, r, p);
+  } finally {
+    table.release();
+  }
   const result: ClaimedBatch = {
-    expanded,
-    steps: steps.subarray(0, expanded),
-    recordEnds: recordEnds.subarray(0, expanded),
+    expanded: claimed,
+    steps: steps.subarray(0, claimed),
+    recordEnds: recordEnds.subarray(0, claimed),
     keys: rec.keys.subarray(0, r),
     cells: rec.cells.subarray(0, r),
     action: rec.action.subarray(0, r),
@@ -551,8 +522,9 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
     bytes: p.bytes.subarray(0, p.bytesLength),
     bytesEnd: p.bytesEnd.subarray(0, p.count),
   };
-  if (full) result.full = true;
-  if (error) result.error = error;
+  // A state the table had no room for comes before any fault: the fault is met again when the rest is expanded.
+  if (claimed < expanded) result.full = true;
+  else if (error) result.error = error;
   if (identity) result.identity = identity;
   return result;
 }
