@@ -239,6 +239,23 @@ describe('expandAndClaim', () => {
     expect(claimedHere).toBeGreaterThan(20);
   });
 
+  it('ships the bytes of pending successors whatever their length (grid-sized states)', async () => {
+    const { game: small } = await loadGame(fixture('spread'));
+    // The same game with 200 bytes of its state's hash after each encoding (copied in blocks, not byte by byte).
+    const pad = (b: Uint8Array): Uint8Array => {
+      const out = new Uint8Array(b.length + 200);
+      out.set(b);
+      for (let i = 0; i < 200; i++) out[b.length + i] = (b[i % b.length] * 31 + i) & 255;
+      return out;
+    };
+    const game: Game = { ...small, encode: (s) => pad(small.encode(s)), decode: (b) => small.decode(b.subarray(0, b.length - 200)) };
+    const states = playingStates(game, 1, 200);
+    const claimed = claimBatch(game, states, 1);
+    expect(claimed.result.expanded).toBe(states.length);
+    expect(checkClaims(claimed)).toBeGreaterThan(20);
+    expect(claimed.result.bytesEnd[0]).toBeGreaterThan(200);
+  });
+
   it('names the state whose successor\'s status threw', async () => {
     const { game } = await loadGame(fixture('spread'));
     const states = playingStates(game, 1, 40);
