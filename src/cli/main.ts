@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ActionError } from '../engine/index.js';
 import { InputError } from '../errors.js';
+import { singleThreadedGc } from './gc.js';
 
 /** A command: runs with its own arguments and returns the exit code. */
 export interface Command {
@@ -59,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
 
 const isEntry = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isEntry) {
+  singleThreadedGc();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
