@@ -268,6 +268,49 @@ describe('explore', () => {
     expect(sizes.filter((n) => n === 4_096).length).toBeGreaterThan(10);
   });
 
+  it('keeps a batch of a game with grid-sized states under 16 MB of successors', async () => {
+    // A cursor in a 16x16 corner of a 64x64 grid paints its cell: 8 KB a state, 5 moves a state.
+    const N = 64;
+    type Grid = { x: number; y: number; g: Uint8Array };
+    const game: Game<Grid> = {
+      id: 'grid',
+      title: 'Grid painter',
+      levels: 1,
+      tutorialLevels: 0,
+      actions: [GameAction.ACTION1, GameAction.ACTION2, GameAction.ACTION3, GameAction.ACTION4, GameAction.ACTION5],
+      init: () => ({ x: 0, y: 0, g: new Uint8Array(2 * N * N) }),
+      step: (s, a) => {
+        if (a.id === GameAction.ACTION5) {
+          const g = s.g.slice();
+          g[s.y * N + s.x] ^= 1;
+          return { ...s, g };
+        }
+        const dx = a.id === GameAction.ACTION4 ? 1 : a.id === GameAction.ACTION3 ? -1 : 0;
+        const dy = a.id === GameAction.ACTION2 ? 1 : a.id === GameAction.ACTION1 ? -1 : 0;
+        return { x: Math.max(0, Math.min(15, s.x + dx)), y: Math.max(0, Math.min(15, s.y + dy)), g: s.g };
+      },
+      status: () => 'playing',
+      render: () => [new Uint8Array(N * N)],
+      encode: (s) => {
+        const b = new Uint8Array(2 + s.g.length);
+        b[0] = s.x;
+        b[1] = s.y;
+        b.set(s.g, 2);
+        return b;
+      },
+      decode: (b) => ({ x: b[0], y: b[1], g: b.slice(2) }),
+    };
+    const inner = inlineExpander(game);
+    const bytes: number[] = [];
+    const expander: Expander = { workers: 1, ready: true, run: (task) => (bytes.push(task.states.length), inner.run(task)) };
+    const { result } = await exploreGraph(game, { level: 1, expander, maxNodes: 6_000 });
+    expect(result.stopReason).toBe('max-nodes');
+    // Each state's 5 successors of 8 KB: 16 MB is 2,048 steps, about 410 states (half a state's over by rounding).
+    const successorBytes = bytes.map((b) => 5 * b);
+    expect(Math.max(...successorBytes)).toBeLessThanOrEqual(16 * 2 ** 20 + 5 * 8194);
+    expect(Math.max(...successorBytes)).toBeGreaterThan(15 * 2 ** 20);
+  });
+
   it('hands out no batch past a node limit the batches in flight are expected to reach', async () => {
     const loaded = await loadGame('bx19');
     const { expander, states } = counting(await startedPool(3, loaded.module, 2));

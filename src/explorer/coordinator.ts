@@ -173,6 +173,14 @@ const GROW_BY = 1.25;
 const COLLECT_AFTER = 256 * 2 ** 20;
 /** States a batch carries at most. */
 const MAX_BATCH_STATES = 4096;
+/**
+ * Successor bytes a batch carries at most (game steps x state size): a game whose state is a whole
+ * 64x64 grid (4 KB) made 128 MB batches at 32k steps, each copied into the worker's records, its
+ * message and the frontier. A 4 KB-state keyboard game to 200k states, 2 workers: 1.84 GB peak
+ * and 216k transitions/s at 32k steps, 1.44 GB and 267k at 4k (300k states); keyboard games of
+ * tens of bytes a state are not concerned.
+ */
+const MAX_BATCH_BYTES = 16 * 2 ** 20;
 /** Batches a worker has running (so it never waits for the coordinator) and handed out but not merged, at most. */
 const RUNNING_PER_WORKER = 2;
 const UNMERGED_PER_WORKER = 4;
@@ -207,6 +215,8 @@ class Coordinator {
    */
   private readonly batchSteps: { least: number; most: number };
   private stepsPerState: number;
+  /** Bytes of a state, on average in the batches handed out so far (the root's to begin with). */
+  private stateBytes: number;
   private expandedCount = 0;
   /** States in the batches handed out and not yet taken for merging. */
   private handedOut = 0;
@@ -256,6 +266,7 @@ class Coordinator {
     const fixed = options.batchSteps ?? opened.batchSteps;
     this.batchSteps = fixed !== undefined ? { least: fixed, most: fixed } : { least: this.claimInWorkers ? 8_192 : 32_768, most: 32_768 };
     this.stepsPerState = Math.max(1, opened.stepsPerState ?? this.game.actions.length);
+    this.stateBytes = Math.max(1, root.bytes.length);
     this.limits = {
       nodes: Math.min(this.maxNodes, MAX_NODES),
       nodeReason: 'max-nodes',
@@ -396,7 +407,7 @@ class Coordinator {
     const { queue, inflight, workers } = this;
     if (this.growNeeded || this.stopReason !== null) return;
     const { least, most } = this.batchSteps;
-    const steps = Math.min(most, Math.max(least, (queue.size * this.stepsPerState) / (4 * workers)));
+    const steps = Math.min(most, Math.max(least, (queue.size * this.stepsPerState) / (4 * workers)), MAX_BATCH_BYTES / this.stateBytes);
     const batchStates = Math.min(MAX_BATCH_STATES, Math.max(1, Math.round(steps / this.stepsPerState)));
     while (queue.size > 0 && inflight.running < RUNNING_PER_WORKER * workers && inflight.size < UNMERGED_PER_WORKER * workers) {
       const idle = workers - inflight.running;
@@ -412,6 +423,7 @@ class Coordinator {
       // others waiting for its successors (on 16 cores most of the first BFS layers ran that way).
       const count = idle > 0 ? Math.min(batchStates, Math.ceil(queue.size / idle)) : batchStates;
       const batch = queue.take(count);
+      this.stateBytes = (this.stateBytes + batch.states.length / batch.ids.length) / 2;
       this.launch(batch.ids, batch.states, batch.ends);
     }
   }
