@@ -13,7 +13,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const GC_FLAGS = ['--no-parallel-scavenge', '--no-concurrent-sweeping', '--no-parallel-compaction', '--no-concurrent-array-buffer-sweeping', '--no-parallel-pointer-update'];
+const GC_FLAGS = ['--no-parallel-scavenge', '--no-concurrent-sweeping', '--no-parallel-compaction', '--no-concurrent-array-buffer-sweeping', '--no-parallel-pointer-update'];
 
 /** Node.js majors where setting GC_FLAGS at run time was tried. */
 const TRIED_MAJORS = [20];

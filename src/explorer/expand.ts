@@ -283,12 +283,6 @@ export class PendingSuccessors {
   }
 }
 
-/** Where a worker claims successors: the shared table, and the tickets it claims under. */
-interface Claims {
-  table: SharedTable;
-  tickets: TicketSource;
-}
-
 /** Records whose home slots the claims read ahead of the one they are on (see claimRecords). */
 const CLAIM_AHEAD = 32;
 /** What claims' read-ahead read, kept so that the reads are not optimized away. */
@@ -410,18 +404,16 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
  * most states whose successors to look up fit its limit (reserved here, given back by `release`).
  */
 function reserveClaims(table: SharedTable, rec: Records, recordEnds: Uint32Array, expanded: number): number {
-  const records = expanded > 0 ? recordEnds[expanded - 1] : 0;
+  // The successors to look up before each state.
   const { node } = rec;
-  let lookups = 0;
-  for (let k = 0; k < records; k++) if (node[k] === -1) lookups++;
-  if (table.reserve(lookups)) return expanded;
-  // Near the limit: the successors to look up before each state, then the most states that fit.
   const before = new Uint32Array(expanded + 1);
   for (let s = 0, k = 0; s < expanded; s++) {
     let count = before[s];
     for (const end = recordEnds[s]; k < end; k++) if (node[k] === -1) count++;
     before[s + 1] = count;
   }
+  if (table.reserve(before[expanded])) return expanded;
+  // Near the limit: the most states that fit.
   let lo = 0;
   let hi = expanded - 1;
   while (lo < hi) {
@@ -434,14 +426,13 @@ function reserveClaims(table: SharedTable, rec: Records, recordEnds: Uint32Array
 
 /**
  * Claims the successors of records 0..records that the batch left to look up, in the shared
- * table, and settles each record: a node id (the table's, or the one the coordinator wrote for
+ * table under tickets from `tickets`, and settles each record: a node id (the table's, or the one the coordinator wrote for
  * the ticket found), or pending with its ticket, outcome and bytes. After the batch's game code,
  * in one pass: the game's allocations, between claims, had the table's cache lines and pages
  * evicted (a claim then cost 2-3x as much), and the home slots a few records ahead are read first
  * with plain loads, whose misses overlap.
  */
-function claimRecords(claims: Claims, rec: Records, records: number, pending: PendingSuccessors): void {
-  const { table, tickets } = claims;
+function claimRecords(table: SharedTable, tickets: TicketSource, rec: Records, records: number, pending: PendingSuccessors): void {
   const { node, lo, hi, outcome, bytes, bytesEnd } = rec;
   let touched = 0;
   let sink = 0;
@@ -509,7 +500,7 @@ export function expandAndClaim(game: Game, task: ExpandTask, table: SharedTable,
   const claimed = reserveClaims(table, rec, recordEnds, expanded);
   const r = claimed > 0 ? recordEnds[claimed - 1] : 0;
   try {
-    claimRecords({ table, tickets }, rec, r, p);
+    claimRecords(table, tickets, rec, r, p);
   } finally {
     table.release();
   }
