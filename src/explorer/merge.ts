@@ -33,9 +33,6 @@ export interface Merged {
   full?: boolean;
 }
 
-/** Records whose home slots merging reads ahead at a time (see insertExclusive). */
-const READ_AHEAD = 64;
-
 const flagsOf = (outcome: number, lastLevel: boolean): number =>
   outcome === StepOutcome.WON ? NodeFlag.WON | (lastLevel ? NodeFlag.COMPLETE : 0) : outcome === StepOutcome.LOST ? NodeFlag.LOST : 0;
 
@@ -44,9 +41,6 @@ export class BatchMerger {
   steps = 0;
   /** The layer of the parent being merged (parents come in id order). */
   private parentLayer = 0;
-  /** Records of the batch being merged whose home slots have been read ahead (insertExclusive), and what was read. */
-  private touched = 0;
-  private sink = 0;
 
   constructor(
     private readonly store: Store,
@@ -132,7 +126,6 @@ export class BatchMerger {
     let merged = 0;
     let first = 0;
     let stop: LimitReason | undefined;
-    this.touched = 0;
     for (; merged < states; merged++) {
       const end = recordEnds[merged];
       stop = this.limit(limits, r.steps[merged], first, end, fresh);
@@ -152,20 +145,14 @@ export class BatchMerger {
 
   /**
    * Resolves records first..end of a parent with the table to itself: a known successor's id, else
-   * a new node. The home slots of the next records are read ahead, a run at a time: those reads do
-   * not depend on each other, so their cache misses overlap, while a lookup's branches keep its own
-   * miss from overlapping the next one's (a lookup in a 1M-entry table: 80 ns alone, 55 read ahead).
+   * a new node. (Reading the next records' home slots ahead, so that their cache misses overlap,
+   * made no difference here: bx19:2 to 1M states, the coordinator alone on recorded batches, 91-111
+   * ns a transition with 0, 64 or 256 records read ahead; the workers' claims, after the game's
+   * allocations, do gain from it: see claimRecords.)
    */
   private insertExclusive(r: ExpandResult, first: number, end: number): void {
     const table = this.table();
     const { node, lo, hi, outcome, bytes, bytesEnd } = r;
-    if (end > this.touched) {
-      const upTo = Math.min(node.length, end + READ_AHEAD);
-      let sink = this.sink;
-      for (let k = this.touched; k < upTo; k++) sink ^= table.touch(lo[k]);
-      this.sink = sink;
-      this.touched = upTo;
-    }
     for (let k = first; k < end; k++) {
       const v = node[k];
       if (v <= -2) {
