@@ -6,7 +6,7 @@
 #
 # Run from a built project (dist/ and node_modules/), `node` on PATH. Writes to OUT:
 #   machine.json       cores, model, memory, node version
-#   *-explorer.json    `npm run bench -- --only explorer`: the explorer and the raw loop's ceiling
+#   *-explorer.json    `npm run bench -- --only explorer`: the explorer, the raw loop's ceiling and the coordinator alone
 #                      at 1, 2, 4, 8 and all workers (bx19 level 2, 1M states), each row's schedule
 #   spare-core.jsonl   bx19:2 to 1M states at all cores - 1 and all cores, interleaved: whether a
 #                      core of its own for the coordinator pays

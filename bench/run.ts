@@ -13,6 +13,7 @@ import { COORDINATOR_CLAIMS, describeSchedule, exploreGraph } from '../src/explo
 import { SUITE } from '../games/index.js';
 import { benchEngine, type EngineResult } from './engine.js';
 import { benchExplorer, type CpuSplit, type ExplorerBench } from './explorer.js';
+import { benchCoordinator, type CoordinatorBench } from './coordinator.js';
 import { benchWalks, type WalksBench } from './walks.js';
 import { benchClasses, benchSolver, type ClassBench, type SolverBench, type SolverCase } from './solver.js';
 import { benchQualify, type QualifyBench } from './qualify.js';
@@ -34,7 +35,7 @@ if (values.help) {
   --level   the level the explorer and walk benchmarks run on (default bx19:2)
   --huge N  also explore N states once with all workers, and print its peak memory
   --only python    only the Python bridge benchmark (real ARC games against the single-process loop)
-  --only explorer  only the explorer against the raw loop and its parallel ceiling`);
+  --only explorer  only the explorer against the raw loop and its parallel ceiling, and the coordinator alone`);
   process.exit(0);
 }
 
@@ -126,6 +127,15 @@ function explorerRows(explorer: ExplorerBench): string[][] {
   return rows;
 }
 
+/** The coordinator alone on recorded batches, each way of claiming (see bench/coordinator.ts). */
+function coordinatorRows(c: CoordinatorBench): string[][] {
+  return c.modes.map((m) => [
+    `the coordinator alone, ${m.claimIn === 'coordinator' ? 'claiming successors itself' : "numbering the workers' claims"} (${m.batches} recorded batches replayed)`,
+    `${m.ns.median.toFixed(0)} ns a transition`,
+    `one coordinator merges at most ${fmt(1e9 / m.ns.median)} transitions/s (rounds ${m.ns.runs.map((x) => x.toFixed(0)).join(', ')} ns)`,
+  ]);
+}
+
 /** CPU time a transition, by thread (Linux only; see CpuSplit). */
 function cpuNote(cpu: CpuSplit | null): string {
   return cpu ? `; CPU a transition: coordinator ${cpu.coordinatorNs.toFixed(0)} ns (${cpu.searchNs.toFixed(0)} searching), workers ${cpu.workersNs.toFixed(0)} ns` : '';
@@ -157,8 +167,10 @@ if (values.only === 'python') {
   const loaded = await loadGame(benchGame);
   log(`explorer: ${benchGame} level ${benchLevel}, ${cfg.maxNodes} states, workers ${workerCounts.join(', ')}`);
   const explorer = await benchExplorer(loaded, benchLevel, cfg.maxNodes, cfg.naiveNodes, workerCounts, cfg.reps);
-  const file = writeResults({ date: started.toISOString(), mode: quick ? 'quick' : 'full', machine, loadAverage: loadavg(), explorer }, `${quick ? '-quick' : ''}-explorer`);
-  printTable([['benchmark', 'median', 'ratio'], ...explorerRows(explorer)]);
+  log('the coordinator alone, on recorded batches');
+  const coordinator = await benchCoordinator(loaded, benchLevel, cfg.maxNodes, cfg.reps);
+  const file = writeResults({ date: started.toISOString(), mode: quick ? 'quick' : 'full', machine, loadAverage: loadavg(), explorer, coordinator }, `${quick ? '-quick' : ''}-explorer`);
+  printTable([['benchmark', 'median', 'ratio'], ...explorerRows(explorer), ...coordinatorRows(coordinator)]);
   console.log(`\nresults: ${file}`);
   process.exit(0);
 } else if (values.only !== undefined) {
@@ -173,6 +185,8 @@ for (const id of Object.keys(SUITE)) engine.push(await benchEngine((await loadGa
 const loaded = await loadGame(benchGame);
 log(`explorer: ${benchGame} level ${benchLevel}, ${cfg.maxNodes} states, workers ${workerCounts.join(', ')}`);
 const explorer: ExplorerBench = await benchExplorer(loaded, benchLevel, cfg.maxNodes, cfg.naiveNodes, workerCounts, cfg.reps);
+log('the coordinator alone, on recorded batches');
+const coordinator: CoordinatorBench = await benchCoordinator(loaded, benchLevel, cfg.maxNodes, cfg.reps);
 log('random walks');
 const walks: WalksBench = await benchWalks(loaded, benchLevel, cfg.walkSteps, [...new Set([1, all])], cfg.reps);
 log('qualification regimes');
@@ -217,6 +231,7 @@ const results = {
   config: { ...cfg, solverCases },
   engine,
   explorer,
+  coordinator,
   walks,
   qualify: qualifyBench,
   solver,
@@ -240,7 +255,7 @@ for (const e of engine) {
   rows.push([`engine ${e.game}: step+encode+hash`, `${fmt(e.stepEncodeHash.median)}/s`, '']);
   rows.push([`engine ${e.game}: step+render`, `${fmt(e.stepRender.median)}/s`, `${fmt(e.floorRatio)}x the 1,000 fps floor`]);
 }
-rows.push(...explorerRows(explorer));
+rows.push(...explorerRows(explorer), ...coordinatorRows(coordinator));
 rows.push([`random walks, raw loop ${walks.game}:${walks.level} (1 thread, no pool)`, `${fmt(walks.raw.median)} steps/s`, 'baseline']);
 for (const w of walks.workers) rows.push([`random walks, ${w.workers} worker(s)`, `${fmt(w.stepsPerSecond.median)} steps/s`, `${(w.stepsPerSecond.median / walks.raw.median).toFixed(2)}x raw, ${w.vsOneWorker.median.toFixed(2)}x 1 worker`]);
 rows.push([`qualify ${qualifyBench.game}: million-step random regime (${all} workers)`, `${fmt(qualifyBench.random2)} steps/s`, `${(qualifyBench.random2 / walks.raw.median).toFixed(2)}x the raw random loop`]);
