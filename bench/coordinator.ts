@@ -61,7 +61,7 @@ function player(results: object[]): Expander {
 }
 
 /**
- * Records bx19-like explorations to `maxNodes` (one for each way of claiming), then replays each
+ * Records an exploration of the level to `maxNodes` for each way of claiming, then replays it
  * `reps` times after a warm-up; a replay must give the recorded exploration's counts.
  */
 export async function benchCoordinator(loaded: LoadedGame, level: number, maxNodes: number, reps: number): Promise<CoordinatorBench> {
