@@ -10,13 +10,16 @@
 #                      at 1, 2, 4, 8 and all workers (bx19 level 2, 1M states), each row's schedule
 #   spare-core.jsonl   bx19:2 to 1M states at all cores - 1 and all cores, interleaved: whether a
 #                      core of its own for the coordinator pays
-#   level6.json        `arcgraph explore bx19 --level 6 --json` under LEVEL6_SECONDS (default 240),
+#   level6.json        `arcgraph explore bx19 --level 6 --json` under LEVEL6_SECONDS (default 120:
+#                      on 16 cores about 600M transitions, and the analysis after it takes minutes),
 #                      with the peak resident memory read from /proc while it ran
 #   log                everything the steps printed
-# Each step has a time limit of its own, so one that runs long still leaves the others' results.
+# The benchmark and each run at cores - 1 and all cores have a time limit of their own (level 6 its
+# exploring time), so a step that runs long still leaves the others' results.
+# The whole takes about 8 minutes on 16 cores with the default (one command may run 10).
 set -u
 out=${1:?usage: bench/many-cores.sh OUT [LEVEL6_SECONDS]}
-level6=${2:-240}
+level6=${2:-120}
 mkdir -p "$out"
 log="$out/log"
 cores=$(node -p 'require("os").availableParallelism()')
