@@ -28,19 +28,25 @@ export interface CoordinatorBench {
   modes: { claimIn: Claiming; batches: number; ns: Timing }[];
 }
 
-/** A copy of a batch result whose typed arrays are its own (the kernel's scratch arrays are reused by the next batch, and merging rewrites `node`). */
+type Recorded = ExpandResult | ClaimedBatch;
+
+/** A copy of a batch result whose typed arrays are its own (the kernel's scratch arrays are reused by the next batch). */
 function copied<T extends object>(result: T): T {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result)) copy[key] = ArrayBuffer.isView(value) ? (value as Uint8Array).slice() : value;
   return copy as T;
 }
 
+/** A recorded result to merge: merging rewrites `node` alone, so only `node` is copied. */
+const toMerge = <T extends Recorded>(r: T): T => ({ ...r, node: r.node.slice() });
+
 /** Expands batches on this thread, as a worker would, keeping a copy of each result in `out`. */
-function recorder(game: Game, out: object[]): Expander {
+function recorder(game: Game, out: Recorded[]): Expander {
   const scratch = new Scratch();
-  const keep = <T extends object>(result: T): T => {
-    out.push(copied(result));
-    return copied(result);
+  const keep = <T extends Recorded>(result: T): T => {
+    const kept = copied(result);
+    out.push(kept);
+    return toMerge(kept);
   };
   return {
     workers: 1,
@@ -51,7 +57,7 @@ function recorder(game: Game, out: object[]): Expander {
 }
 
 /** Gives back recorded results in order, as if just expanded. */
-function player(results: object[]): Expander {
+function player(results: Recorded[]): Expander {
   let next = 0;
   const take = async <T>(): Promise<T> => {
     if (next >= results.length) throw new Error('the replay asked for more batches than were recorded');
@@ -68,14 +74,14 @@ export async function benchCoordinator(loaded: LoadedGame, level: number, maxNod
   const modes: CoordinatorBench['modes'] = [];
   let transitions = 0;
   for (const claimIn of ['coordinator', 'workers'] as const) {
-    const recorded: object[] = [];
+    const recorded: Recorded[] = [];
     collectGarbage();
     const { result: truth } = await exploreGraph(loaded, { level, maxNodes, claimIn, expander: recorder(loaded.game, recorded) });
     transitions = truth.transitions;
     const ns: number[] = [];
     for (let round = 0; round <= reps; round++) {
-      // Fresh copies, made before the clock starts: merging rewrites each result's `node`.
-      const results = recorded.map(copied);
+      // Made before the clock starts.
+      const results = recorded.map(toMerge);
       collectGarbage();
       let searched = 0;
       const started = performance.now();
