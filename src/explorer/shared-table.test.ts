@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../player/rng.js';
 import { PACKAGE_ROOT } from '../suite/index.js';
-import { CLAIMED, FOUND_TICKET, ID_BASE, SharedTable } from './shared-table.js';
+import { CLAIMED, FOUND_TICKET, ID_BASE, RESERVE_BLOCK, SharedTable } from './shared-table.js';
 
 /** Fingerprints with few distinct halves, so many share a home slot, a low half or a high half. */
 function crowded(count: number, seed: number): [number, number][] {
@@ -75,6 +75,19 @@ describe('SharedTable', () => {
     table.release();
     other.release();
     expect(table.claims).toBe(0);
+  });
+
+  it('reserves at most 1/256 of a small table at a time, so blocks other threads hold do not fill it', () => {
+    // 4,096 slots, refused past 3,686: three threads' blocks of 1,024 would leave no room for a batch of 700.
+    const table = SharedTable.create(4096);
+    const threads = [0, 1, 2].map(() => new SharedTable(table.handle));
+    for (const thread of threads) expect(thread.reserve(1)).toBe(true);
+    expect(table.claims).toBe(3 * 16);
+    expect(table.reserve(700)).toBe(true);
+    // A large table reserves whole blocks: one atomic add per 1,024 claims.
+    const large = SharedTable.create(2 ** 20);
+    expect(large.reserve(1)).toBe(true);
+    expect(large.claims).toBe(RESERVE_BLOCK);
   });
 
   it('gives every fingerprint one claimer when threads claim the same ones at once', async () => {

@@ -32,7 +32,7 @@ const PAGE_MASK = PAGE_SLOTS - 1;
 const RESERVED = 0;
 const LIMIT = 1;
 
-/** Claims a thread reserves at a time (one atomic add on the shared counter per block, not per claim). */
+/** Claims a thread reserves at most at a time (one atomic add on the shared counter per block, not per claim). */
 export const RESERVE_BLOCK = 1024;
 
 /** What a worker needs to use the table: plain data and SharedArrayBuffers, cloned by postMessage. */
@@ -58,12 +58,18 @@ export class SharedTable {
   ticket = 0;
   /** Claims this thread may still make without touching the shared counter. */
   private reserved = 0;
+  /**
+   * Claims reserved at a time: at most 1/256 of the slots, so that blocks held by other threads
+   * never fill a small table (the 15% between growth and the limit) before its claims do.
+   */
+  private readonly block: number;
 
   constructor(readonly handle: TableHandle) {
     this.capacity = handle.capacity;
     this.pages = handle.pages.map((b) => new Int32Array(b));
     this.counter = new Int32Array(handle.counter);
     this.scale = handle.capacity / 2 ** 32;
+    this.block = Math.max(1, Math.min(RESERVE_BLOCK, handle.capacity >>> 8));
   }
 
   /** A new empty table of `capacity` slots; claims are refused past `limit` (a share of the capacity). */
@@ -108,7 +114,7 @@ export class SharedTable {
     if (count <= this.reserved) return true;
     const need = count - this.reserved;
     // A block at a time, or near the limit just what is needed.
-    for (const block of need < RESERVE_BLOCK ? [RESERVE_BLOCK, need] : [need]) {
+    for (const block of need < this.block ? [this.block, need] : [need]) {
       if (Atomics.add(this.counter, RESERVED, block) + block <= Atomics.load(this.counter, LIMIT)) {
         this.reserved += block;
         return true;
