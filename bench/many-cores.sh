@@ -11,8 +11,8 @@
 #   spare-core.jsonl   bx19:2 to 1M states at all cores - 1 and all cores, interleaved: whether a
 #                      core of its own for the coordinator pays
 #   level6.json        `arcgraph explore bx19 --level 6 --json` under LEVEL6_SECONDS (default 120:
-#                      on 16 cores about 600M transitions, and the analysis after it takes minutes),
-#                      with the peak resident memory read from /proc while it ran
+#                      on 16 cores about 600M transitions, and the analysis after it takes minutes)
+#   level6-process.json  its exit status, wall seconds and the peak resident memory read from /proc while it ran
 #   log                everything the steps printed
 # The benchmark and each run at cores - 1 and all cores have a time limit of their own (level 6 its
 # exploring time), so a step that runs long still leaves the others' results.
@@ -24,7 +24,7 @@ mkdir -p "$out"
 log="$out/log"
 cores=$(node -p 'require("os").availableParallelism()')
 node -p 'const os = require("os"); JSON.stringify({ cores: os.availableParallelism(), model: os.cpus()[0].model, memoryGB: os.totalmem() / 2 ** 30, node: process.version })' > "$out/machine.json"
-cat "$out/machine.json" | tee -a "$log"
+tee -a "$log" < "$out/machine.json"
 
 echo "== explorer bench ($cores cores)" | tee -a "$log"
 timeout 420 node --expose-gc --single-threaded-gc dist/bench/run.js --only explorer --out "$out" 2>&1 | tee -a "$log"
