@@ -85,7 +85,7 @@ function scheduleMedians(runs: ScheduleStats[]): ScheduleStats {
   };
   const idle = { frontier: 0, order: 0, window: 0, growth: 0 };
   for (const r of Object.keys(idle) as IdleReason[]) idle[r] = of((s) => s.idle[r]) ?? 0;
-  return { busy: of((s) => s.busy), idle, coordinator: of((s) => s.coordinator) };
+  return { busy: of((s) => s.busy), idle, coordinator: of((s) => s.coordinator), batches: of((s) => s.batches) ?? 0, statesPerBatch: of((s) => s.statesPerBatch) ?? 0 };
 }
 
 /** Medians of CPU splits (null when none could be read). */

@@ -313,7 +313,7 @@ class Coordinator {
 
   private mergeResult(batch: Batch, r: ClaimedBatch | ExpandResult): void {
     const limits = this.limits;
-    this.schedule.batch(r.kernelMs);
+    this.schedule.batch(batch.ids.length, r.kernelMs);
     if (!this.room(r.node.length)) return this.stop('max-memory');
     const done: Merged = this.claimInWorkers ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;

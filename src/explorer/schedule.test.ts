@@ -26,19 +26,20 @@ describe('ScheduleClock', () => {
     t = 80;
     clock.mark(1, 'window'); // 1 idle for 20 ms
     t = 100;
-    for (const ms of [100, 80, 50, 20]) clock.batch(ms);
+    for (const [states, ms] of [[10, 100], [8, 80], [5, 50], [1, 20]]) clock.batch(states, ms);
     const s = clock.stats();
     expect(s.idle).toEqual({ frontier: 30 / 400, order: 40 / 400, window: 20 / 400, growth: 0 });
     expect(s.busy).toBeCloseTo(250 / 400);
     expect(s.coordinator).toBeCloseTo(60 / 400);
+    expect([s.batches, s.statesPerBatch]).toEqual([4, 6]);
     expect(describeSchedule(s)).toBe('workers 62.5% busy; idle 15.0% coordinator, 10.0% merge order, 7.5% frontier, 5.0% window full');
   });
 
   it('says nothing of busy time when a batch came back without its worker\'s clock', () => {
     let t = 0;
     const clock = new ScheduleClock(2, () => t);
-    clock.batch(5);
-    clock.batch(undefined);
+    clock.batch(1, 5);
+    clock.batch(1, undefined);
     t = 10;
     const s = clock.stats();
     expect(s.busy).toBeNull();

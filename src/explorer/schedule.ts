@@ -24,6 +24,9 @@ export interface ScheduleStats {
    * or a message was on its way; high when one coordinator cannot keep up with the workers.
    */
   coordinator: number | null;
+  /** Batches merged, and the states they carried on average: small batches cost the coordinator their fixed cost more often. */
+  batches: number;
+  statesPerBatch: number;
 }
 
 /** Accumulates idle worker time between the coordinator's marks, and the workers' own busy time. */
@@ -35,6 +38,7 @@ export class ScheduleClock {
   private readonly idleMs: Record<IdleReason, number> = { frontier: 0, order: 0, window: 0, growth: 0 };
   private busyMs = 0;
   private batches = 0;
+  private batchStates = 0;
   private timed = 0;
   /** When the search ended (the first `stop`). */
   private ended: number | undefined;
@@ -55,9 +59,10 @@ export class ScheduleClock {
     this.reason = reason;
   }
 
-  /** A batch came back; `kernelMs` is how long its worker spent on it, where it says. */
-  batch(kernelMs: number | undefined): void {
+  /** A batch of `states` came back; `kernelMs` is how long its worker spent on it, where it says. */
+  batch(states: number, kernelMs: number | undefined): void {
     this.batches++;
+    this.batchStates += states;
     if (kernelMs === undefined) return;
     this.timed++;
     this.busyMs += kernelMs;
@@ -78,7 +83,8 @@ export class ScheduleClock {
     for (const r of Object.keys(idle) as IdleReason[]) idle[r] = this.idleMs[r] / total;
     const busy = this.batches > 0 && this.timed === this.batches ? Math.min(1, this.busyMs / total) : null;
     const idleSum = idle.frontier + idle.order + idle.window + idle.growth;
-    return { busy, idle, coordinator: busy === null ? null : Math.max(0, 1 - busy - idleSum) };
+    const coordinator = busy === null ? null : Math.max(0, 1 - busy - idleSum);
+    return { busy, idle, coordinator, batches: this.batches, statesPerBatch: this.batchStates / Math.max(1, this.batches) };
   }
 }
 
