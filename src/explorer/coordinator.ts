@@ -410,7 +410,12 @@ class Coordinator {
     const steps = Math.min(most, Math.max(least, (queue.size * this.stepsPerState) / (4 * workers)), MAX_BATCH_BYTES / this.stateBytes);
     const batchStates = Math.min(MAX_BATCH_STATES, Math.max(1, Math.round(steps / this.stepsPerState)));
     while (queue.size > 0 && inflight.running < RUNNING_PER_WORKER * workers && inflight.size < UNMERGED_PER_WORKER * workers) {
-      const idle = workers - inflight.running;
+      // Idle workers share a narrow frontier evenly: a full batch to one of them would keep the
+      // others waiting for its successors (on 16 cores most of the first BFS layers ran that way).
+      // Not while a result waits to be merged: its successors come first, so that batches stay
+      // full. Shared after every merge, a busy coordinator's frontier went out in slivers, each
+      // costing it a batch's fixed cost (about 0.1 ms), which slowed it further.
+      const idle = inflight.headDone ? 0 : workers - inflight.running;
       if (queue.size < batchStates && idle <= 0) break;
       if (inflight.size > 0 && this.limitInFlight()) break;
       if (this.claimInWorkers && this.tickets.drawn + (inflight.size + 1) * MAX_BATCH_STATES * this.moves + workers * TICKET_BLOCK > MAX_TICKET) {
@@ -419,8 +424,6 @@ class Coordinator {
         this.stop(this.limits.nodeReason);
         return;
       }
-      // Idle workers share a narrow frontier evenly: a full batch to one of them would keep the
-      // others waiting for its successors (on 16 cores most of the first BFS layers ran that way).
       const count = idle > 0 ? Math.min(batchStates, Math.ceil(queue.size / idle)) : batchStates;
       const batch = queue.take(count);
       this.stateBytes = (this.stateBytes + batch.states.length / batch.ids.length) / 2;
