@@ -1,11 +1,10 @@
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import lights from '../../test/fixtures/lights.js';
 import { fingerprint, initIdentity } from '../engine/identity.js';
 import { InputError } from '../errors.js';
 import { checkLevel, openGame, openLevel } from './source.js';
-import { Watchdog } from '../parallel/index.js';
+import { defaultWorkers, Watchdog } from '../parallel/index.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -23,10 +22,11 @@ describe('openLevel', () => {
     expect(opened.expander(new Watchdog()).workers).toBe(1);
   });
 
-  it('picks the worker count in one place: as asked (at least 1), every core by default, 1 for a game object', async () => {
+  it('picks the worker count in one place: as asked (at least 1), every core by default (one left to the coordinator from 16 cores up), 1 for a game object', async () => {
     expect((await openGame(fixture('lights'), 3)).workers).toBe(3);
     expect((await openGame(fixture('lights'), 0)).workers).toBe(1);
-    expect((await openGame(fixture('lights'))).workers).toBe(availableParallelism());
+    expect((await openGame(fixture('lights'))).workers).toBe(defaultWorkers());
+    expect([1, 2, 8, 15, 16, 64].map((cores) => defaultWorkers(cores))).toEqual([1, 2, 8, 15, 15, 63]);
     expect((await openGame(lights, 8)).workers).toBe(1);
     expect((await openGame(fixture('lights'))).module).toMatch(/dist.*lights\.js$/);
   });

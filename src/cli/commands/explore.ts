@@ -19,7 +19,7 @@ real ARC-AGI-3 game (see below).
 
 Options:
   --level N          level to explore (default 1)
-  --workers K        worker threads (default: all cores)
+  --workers K        worker threads (default: all cores, from 16 up all but one)
   --max-nodes N      stop before the graph would exceed N states
   --max-edges N      stop before it would exceed N distinct edges
   --max-steps N      stop before N game steps (successor computations) are exceeded

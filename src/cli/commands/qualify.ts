@@ -20,7 +20,7 @@ as a recording that \`arcgraph replay\` plays back to the fault. Seeded: failure
 Options:
   --level N          only this level
   --steps-scale X    multiply every regime's steps by X (e.g. 0.01 for a quick check; default 1)
-  --workers K        worker threads (default: all cores)
+  --workers K        worker threads (default: all cores, from 16 up all but one)
   --seed S           seed (default 1)
   --out DIR          folder for the reproductions (default: a new folder under the OS temp dir)
   --policy P         random policy: available (default) or reference (uniform over ACTION1..7)

@@ -13,7 +13,7 @@ The numbers are the same whatever the worker count.
 Options:
   --level N              level (default 1)
   --steps N              total step budget (default 50000)
-  --workers K            worker threads (default: all cores)
+  --workers K            worker threads (default: all cores, from 16 up all but one)
   --seed S               seed (default 1)
   --policy P             available (uniform over the game's actions, default) or reference
                          (the ARC-AGI-3-Agents random agent: uniform over ACTION1..ACTION7)

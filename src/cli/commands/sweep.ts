@@ -35,7 +35,7 @@ Options:
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
-  --workers K          worker threads (default: all cores; with --queue each worker's own)
+  --workers K          worker threads (default: all cores, from 16 up all but one; with --queue each worker's own)
   --max-memory GB      memory budget of each level's exploration; worker threads get an equal share
                        of it as heap, and a game that allocates past it is "out of memory" (default:
                        80% of what is free)

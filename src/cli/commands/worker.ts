@@ -17,7 +17,7 @@ comes with the jobs.
 
 Options:
   --queue URL          the Redis the sweep's producer uses (required)
-  --workers K          worker threads per job (default: all cores)
+  --workers K          worker threads per job (default: all cores, from 16 up all but one)
   --concurrency N      jobs run at once (default 1)
   --out DIR            the shared folder as this machine sees it (default: the path the producer
                        gives each job, right when the folder is mounted at the same path)
