@@ -12,9 +12,9 @@
  * slower after a single detach (bx19, interleaved fresh threads), and so did all game code.
  *
  * A message costs both threads a fixed time, paid once a batch: packing 13 us and unpacking 21
- * us (a result of 100 states, 11 arrays) when the header was first in the buffer (its length
- * fixed the arrays' offsets: two encodings) and the fields were copied into a new object (V8
- * then adds each array to it in its slow path); 5 and 4 us now.
+ * us (a result of 100 states, 11 arrays, its successor bytes copied) when the header was first
+ * in the buffer (its length fixed the arrays' offsets: two encodings) and the fields were copied
+ * into a new object (V8 then adds each array to it in its slow path); 7 and 7 us now.
  */
 const ARRAYS = { Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float64Array } as const;
 type ArrayName = keyof typeof ARRAYS;
