@@ -112,7 +112,7 @@ function explorerRows(explorer: ExplorerBench): string[][] {
   for (const [i, w] of explorer.workers.entries()) {
     const vsOne = explorer.paired.vsOneWorker[i].ratio;
     const share = w.workers > 1 ? `, ${(100 * explorerShareOfCeiling(explorer, w.workers)!).toFixed(0)}% of the ceiling's ${explorerCeilingGain(explorer, w.workers)!.toFixed(2)}x` : '';
-    rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.median.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${fmtRange(vsOne.runs)})` : ''}${share}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state${cpuNote(w.cpu)}; ${describeSchedule(w.schedule)}; ${w.schedule.batches.toFixed(0)} batches of ${w.schedule.statesPerBatch.toFixed(0)} states`]);
+    rows.push([`explorer, ${w.workers} worker(s), ${fmt(explorer.maxNodes)} states`, `${fmt(w.transitions.median)} transitions/s, ${fmt(w.states.median)} states/s`, `${(w.transitions.median / explorer.raw.median).toFixed(2)}x raw, ${vsOne.median.toFixed(2)}x 1 worker${w.workers > 1 ? ` (rounds ${fmtRange(vsOne.runs)})` : ''}${share}, ${(w.transitions.median / explorer.naive.median).toFixed(1)}x naive; ${w.bytesPerState.toFixed(0)} B/state${cpuNote(w.cpu)}; ${describeSchedule(w.schedule)}`]);
   }
   const o = explorer.otherClaim;
   if (o) rows.push([`explorer, 2 workers, ${o.claimIn === 'workers' ? 'workers' : 'coordinator'} claiming (not the default here)`, `${fmt(o.transitions.median)} transitions/s`, `${o.vsDefault.median.toFixed(2)}x the default (rounds ${fmtRange(o.vsDefault.runs)})${cpuNote(o.cpu)}`]);

@@ -32,7 +32,7 @@ describe('ScheduleClock', () => {
     expect(s.busy).toBeCloseTo(250 / 400);
     expect(s.coordinator).toBeCloseTo(60 / 400);
     expect([s.batches, s.statesPerBatch]).toEqual([4, 6]);
-    expect(describeSchedule(s)).toBe('workers 62.5% busy; idle 15.0% coordinator, 10.0% merge order, 7.5% frontier, 5.0% window full');
+    expect(describeSchedule(s)).toBe('workers 62.5% busy; idle 15.0% coordinator, 10.0% merge order, 7.5% frontier, 5.0% window full; 4 batches of 6 states');
   });
 
   it('says nothing of busy time when a batch came back without its worker\'s clock', () => {
@@ -44,7 +44,7 @@ describe('ScheduleClock', () => {
     const s = clock.stats();
     expect(s.busy).toBeNull();
     expect(s.coordinator).toBeNull();
-    expect(describeSchedule(s)).toBe('workers busy: not reported; idle never');
+    expect(describeSchedule(s)).toBe('workers busy: not reported; idle never; 2 batches of 1 state');
   });
 });
 

@@ -91,11 +91,13 @@ export class ScheduleClock {
 const IDLE_NAMES: Record<IdleReason, string> = { frontier: 'frontier', order: 'merge order', window: 'window full', growth: 'table growth' };
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
-/** One line for people: "workers 92.6% busy; idle 7.1% coordinator, 0.6% merge order" (shares under 0.05% left out). */
+/** One line for people: "workers 92.6% busy; idle 7.1% coordinator, 0.6% merge order; 221 batches of 3,713 states" (shares under 0.05% left out). */
 export function describeSchedule(s: ScheduleStats): string {
   const parts: [string, number][] = (Object.keys(s.idle) as IdleReason[]).map((r) => [IDLE_NAMES[r], s.idle[r]]);
   if (s.coordinator !== null) parts.push(['coordinator', s.coordinator]);
   const idle = parts.filter(([, x]) => x >= 0.0005).sort((a, b) => b[1] - a[1]);
   const busy = s.busy === null ? 'workers busy: not reported' : `workers ${pct(s.busy)} busy`;
-  return `${busy}; idle ${idle.length > 0 ? idle.map(([name, x]) => `${pct(x)} ${name}`).join(', ') : 'never'}`;
+  const size = Math.round(s.statesPerBatch);
+  const batches = `${s.batches.toLocaleString('en-US')} batch${s.batches === 1 ? '' : 'es'} of ${size.toLocaleString('en-US')} state${size === 1 ? '' : 's'}`;
+  return `${busy}; idle ${idle.length > 0 ? idle.map(([name, x]) => `${pct(x)} ${name}`).join(', ') : 'never'}; ${batches}`;
 }

@@ -48,7 +48,7 @@ describe('arcgraph explore', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('verdict against 0.05: pass');
     // Where the workers' time went, by their own clocks.
-    expect(r.stdout).toMatch(/^schedule: workers \d+\.\d% busy; idle /m);
+    expect(r.stdout).toMatch(/^schedule: workers \d+\.\d% busy; idle .*; [\d,]+ batch(es)? of [\d,]+ states?$/m);
     expect(readFileSync(file, 'utf8')).toContain('<gexf');
   });
 
