@@ -44,7 +44,7 @@ export function packMessage(value: object, into?: SharedArrayBuffer): SharedArra
   const header: Header = { plain: {}, arrays: [] };
   const arrays: AnyArray[] = [];
   let offset = PREFIX;
-  for (const key in value) {
+  for (const key of Object.keys(value)) {
     const field = (value as Record<string, unknown>)[key];
     if (ArrayBuffer.isView(field) && field.constructor.name in ARRAYS) {
       const array = field as AnyArray;
