@@ -23,6 +23,13 @@ const tempDir = tempFolders('arcgraph-coordinator-');
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
+/** An inline expander that says it has `workers` workers, and the states of each batch it is handed. */
+function sizedInline(game: Game, workers: number): { expander: Expander; sizes: number[] } {
+  const inner = inlineExpander(game);
+  const sizes: number[] = [];
+  return { expander: { workers, ready: true, run: (task) => (sizes.push(task.ends.length), inner.run(task)) }, sizes };
+}
+
 /**
  * Independent truth: a plain single-threaded BFS with string identities over every action and
  * every one of the 4,096 click cells (ignoring click targets).
@@ -268,22 +275,6 @@ describe('explore', () => {
     expect(sizes.filter((n) => n === 4_096).length).toBeGreaterThan(10);
   });
 
-  it('hands out full batches while a result waits to be merged, and shares the frontier among idle workers only when none does', async () => {
-    const loaded = await loadGame('bx19');
-    const inner = inlineExpander(loaded.game);
-    // Eight workers whose batches are all done by the time the coordinator looks: a result always waits.
-    const sizes: number[] = [];
-    const expander: Expander = { workers: 8, ready: true, run: (task) => (sizes.push(task.ends.length), inner.run(task)) };
-    const { result } = await exploreGraph(loaded, { level: 2, expander, maxNodes: 50_000, batchSteps: 2_000 });
-    // The first layers are shared evenly (one state each while the frontier is that narrow)...
-    expect(sizes.slice(0, 4)).toEqual([1, 1, 1, 1]);
-    // ...and past them batches stay full: 2,000 steps are 400 bx19 states. Shared among idle
-    // workers after every merge, the same search went out in 425 batches of 79 states on average.
-    expect(result.schedule.batches).toBe(sizes.length);
-    expect(result.schedule.batches).toBeLessThan(150);
-    expect(sizes.filter((n) => n >= 390).length).toBeGreaterThan(60);
-  });
-
   it('keeps a batch of a game with grid-sized states under 16 MB of successors', async () => {
     // A cursor in a 16x16 corner of a 64x64 grid paints its cell: 8 KB a state, 5 moves a state.
     const N = 64;
@@ -343,13 +334,25 @@ describe('explore', () => {
 
   it('shares a narrow frontier evenly between idle workers instead of handing one of them a full batch', async () => {
     const loaded = await loadGame('bx19');
-    const inner = inlineExpander(loaded.game);
-    const sizes: number[] = [];
-    const expander: Expander = { workers: 4, ready: true, run: (task) => (sizes.push(task.ends.length), inner.run(task)) };
+    const { expander, sizes } = sizedInline(loaded.game, 4);
     // Batches of 2 states (10 steps, 5 moves a state); the reset state has 3 successors and 4 workers are idle.
     const { result } = await exploreGraph(loaded, { level: 2, expander, batchSteps: 10, maxNodes: 200 });
     expect(sizes.slice(0, 4)).toEqual([1, 1, 1, 1]);
     expect(result.stopReason).toBe('max-nodes');
+  });
+
+  it('hands out full batches while a result waits to be merged, and shares the frontier among idle workers only when none does', async () => {
+    const loaded = await loadGame('bx19');
+    // Eight workers whose batches are all done by the time the coordinator looks: a result always waits.
+    const { expander, sizes } = sizedInline(loaded.game, 8);
+    const { result } = await exploreGraph(loaded, { level: 2, expander, maxNodes: 50_000, batchSteps: 2_000 });
+    // The first layers are shared evenly (one state each while the frontier is that narrow)...
+    expect(sizes.slice(0, 4)).toEqual([1, 1, 1, 1]);
+    // ...and past them batches stay full: 2,000 steps are 400 bx19 states. Shared among idle
+    // workers after every merge, the same search went out in 425 batches of 79 states on average.
+    expect(result.schedule.batches).toBe(sizes.length);
+    expect(result.schedule.batches).toBeLessThan(150);
+    expect(sizes.filter((n) => n >= 390).length).toBeGreaterThan(60);
   });
 
   it('claims for an expander that cannot reach the table and repeats successors within a batch, with the same result', async () => {
