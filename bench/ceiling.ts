@@ -5,6 +5,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { initIdentity } from '../src/engine/index.js';
+import { sizeWorkerYoungGenerations } from '../src/parallel/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 import { rawSteps, type PackedStates } from './raw.js';
 
@@ -13,6 +14,8 @@ const ROLE = 'arcgraph-ceiling';
 
 /** Transitions per second of `threads` threads each running the raw loop once over `states`, started together. */
 export async function rawLoopThreads(module: string, states: PackedStates, threads: number): Promise<number> {
+  // The explorer's workers' young generations, so that the ceiling is one for the same threads.
+  sizeWorkerYoungGenerations();
   // One copy of the states, shared by every thread.
   const bytes = new SharedArrayBuffer(states.bytes.byteLength);
   new Uint8Array(bytes).set(states.bytes);

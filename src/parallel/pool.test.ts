@@ -1,0 +1,29 @@
+import { getHeapSpaceStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { WORKER_SEMI_SPACE_MB, workerPool } from './pool.js';
+
+/** The size (MB) of a new thread's young generation right after it starts. */
+function newSpaceOfAThread(): Promise<number> {
+  const worker = new Worker(
+    `const { getHeapSpaceStatistics } = require('node:v8');
+     require('node:worker_threads').parentPort.postMessage(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);`,
+    { eval: true },
+  );
+  return new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject)).finally(() => worker.terminate()).then((bytes) => bytes / 2 ** 20);
+}
+
+describe('worker pools', () => {
+  it('start their threads with large young generations, leaving the main thread as it was', async () => {
+    const main = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;
+    const pool = workerPool('walk', 1, 256);
+    try {
+      expect(await newSpaceOfAThread()).toBeGreaterThanOrEqual(WORKER_SEMI_SPACE_MB);
+      // The main thread's heap was made before the flag: it keeps its own size (it only grows with use).
+      expect(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size).toBeLessThan(WORKER_SEMI_SPACE_MB * 2 ** 20);
+      expect(main).toBeLessThan(WORKER_SEMI_SPACE_MB * 2 ** 20);
+    } finally {
+      await pool.destroy();
+    }
+  });
+});
