@@ -13,9 +13,11 @@ type Handler = 'expand' | 'walk' | 'fuzz';
  * grows it only when many objects survive, which a game's short-lived states never do, so a worker
  * collected its young generation every few thousand transitions, each time waking V8's helper
  * threads, which every worker shares. On 16 cores (2026-11-27, bx19:2 to 1M states, medians of 6
- * runs in 3 interleaved rounds): 16 workers 4.19M -> 4.56M transitions/s, 15 workers 4.00M -> 4.52M,
- * 8 workers the same; on 2 cores 4x fewer scavenges (2,198 -> 549), half the time in them, the same
- * throughput. 16 is V8's largest semi-space, so the young generation starts where it may end.
+ * runs in 3 interleaved rounds), with V8's default collector (a library caller's): 16 workers
+ * 4.19M -> 4.56M transitions/s, 15 workers 4.00M -> 4.52M; with the collector flags the arcgraph
+ * command sets (src/cli/gc.ts): 16 and 15 workers the same, 8 workers 3.35M -> 3.67M, and the
+ * workers' CPU a transition 4-7% lower at each. On 2 cores: 4x fewer scavenges (2,198 -> 549), half
+ * the time in them, the same throughput. 16 is V8's largest semi-space: it starts where it may end.
  */
 export const WORKER_SEMI_SPACE_MB = 16;
 
