@@ -40,9 +40,8 @@ export function markStarted(progress: SharedArrayBuffer | undefined, threadId: n
 
 /**
  * Marks a task's kernel returned (in a worker, at once, before it packs its result): from then on
- * it only waits to send its result. A thread that takes two tasks at a time may start the other's
- * kernel before this one's result is sent (both wait on promises in one queue of microtasks);
- * if that kernel hangs, this task is not the one that hung.
+ * it only waits to send its result, and if the thread hangs after it (in another task's kernel),
+ * this task is not the one that hung.
  */
 export function markFinished(progress: Int32Array | undefined): void {
   if (progress) progress[1] = -1;
