@@ -1,4 +1,3 @@
-import { getHeapSpaceStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { WORKER_SEMI_SPACE_MB, workerPool } from './pool.js';
@@ -14,14 +13,10 @@ function newSpaceOfAThread(): Promise<number> {
 }
 
 describe('worker pools', () => {
-  it('start their threads with large young generations, leaving the main thread as it was', async () => {
-    const main = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;
+  it('start threads with young generations of WORKER_SEMI_SPACE_MB (V8 starts one at 1 or 2 MB)', async () => {
     const pool = workerPool('walk', 1, 256);
     try {
       expect(await newSpaceOfAThread()).toBeGreaterThanOrEqual(WORKER_SEMI_SPACE_MB);
-      // The main thread's heap was made before the flag: it keeps its own size (it only grows with use).
-      expect(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size).toBeLessThan(WORKER_SEMI_SPACE_MB * 2 ** 20);
-      expect(main).toBeLessThan(WORKER_SEMI_SPACE_MB * 2 ** 20);
     } finally {
       await pool.destroy();
     }
