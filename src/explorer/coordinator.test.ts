@@ -451,8 +451,9 @@ describe('explore', () => {
   it('stops at the memory budget with a consistent partial graph, and runs to the end within a generous one', async () => {
     const loaded = await loadGame(fixture('spread'));
     const full = await exploreGraph(loaded, { level: 1, workers: 2 });
-    // A budget the process is already past: it stops after the first batch it merges.
-    const { result, graph } = await exploreGraph(loaded, { level: 1, workers: 2, maxMemory: process.memoryUsage.rss() / 2 ** 30, batchSteps: 200 });
+    // A budget the process is already far past (a collection meanwhile must not bring it back
+    // under): it stops after the first batch it merges.
+    const { result, graph } = await exploreGraph(loaded, { level: 1, workers: 2, maxMemory: process.memoryUsage.rss() / 2 / 2 ** 30, batchSteps: 200 });
     expect(result).toMatchObject({ stopReason: 'max-memory', fullyExplored: false });
     expect(result.nodes).toBeGreaterThan(1);
     expect(result.nodes).toBeLessThan(full.result.nodes);
