@@ -355,6 +355,45 @@ describe('explore', () => {
     expect(sizes.filter((n) => n >= 390).length).toBeGreaterThan(60);
   });
 
+  it('takes in the results that came back during a run of merges before merging on, with the same result', async () => {
+    const { loaded, reference } = await spreadReference();
+    // Every fourth batch comes back late, so results wait behind it and are then merged in a run;
+    // the others come back on the event loop's next turn. Each merge takes 2 ms.
+    const inner = inlineExpander(loaded.game);
+    const events: string[] = [];
+    let launched = 0;
+    const expander: Expander = {
+      workers: 2,
+      ready: true,
+      run(task) {
+        const late = launched++ % 4 === 0;
+        const id = launched;
+        events.push(`L${id}`);
+        const result = inner.run(task);
+        return new Promise((resolve) => (late ? setTimeout : setImmediate)(() => (events.push(`C${id}`), resolve(result)), 10));
+      },
+      release() {
+        const end = performance.now() + 2;
+        while (performance.now() < end);
+        events.push('M');
+      },
+    };
+    const run = await exploreGraph(loaded, { level: 1, expander, batchSteps: 100, claimIn: 'coordinator' });
+    expectSame(run, reference);
+    // Merges in a run happened (results waited behind a late one) ...
+    expect(events.join(' ')).toMatch(/M M/);
+    // ... and yet a batch that came back at once was taken in after at most one merge.
+    const mergesBefore = (i: number): number => events.slice(0, i).filter((e) => e === 'M').length;
+    let prompt = 0;
+    for (let id = 1; id <= launched; id++) {
+      if ((id - 1) % 4 === 0) continue;
+      const back = events.indexOf(`C${id}`);
+      expect(mergesBefore(back) - mergesBefore(events.indexOf(`L${id}`))).toBeLessThanOrEqual(1);
+      prompt++;
+    }
+    expect(prompt).toBeGreaterThan(20);
+  });
+
   it('claims for an expander that cannot reach the table and repeats successors within a batch, with the same result', async () => {
     const { loaded, reference } = await spreadReference();
     // Like a Python game's processes: plain ExpandResult records, a successor that an earlier state

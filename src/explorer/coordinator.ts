@@ -184,6 +184,16 @@ const MAX_BATCH_BYTES = 16 * 2 ** 20;
 /** Batches a worker has running (so it never waits for the coordinator) and handed out but not merged, at most. */
 const RUNNING_PER_WORKER = 2;
 const UNMERGED_PER_WORKER = 4;
+/**
+ * Merging this long without a turn of the event loop, the coordinator takes one. A result that
+ * comes back is seen only on a turn (it is a message), and until then its worker's slot counts as
+ * running, so no batch is handed out for it: a run of merges behind a late oldest batch (up to four
+ * a worker wait in order) otherwise left the workers that finished meanwhile without a batch until
+ * it ended. On the 16-core machine, 16 workers were idle 17-19% of the time while the coordinator
+ * was busy, and 19-21% waiting for a batch handed out only after their previous one had ended.
+ * A turn costs microseconds; on 2 cores (more threads than cores) throughput is the same.
+ */
+const TURN_AFTER_MS = 1;
 
 /** One exploration's state: the store of the graph so far, the shared table, the frontier, the batches in flight and the budgets. */
 class Coordinator {
@@ -232,6 +242,8 @@ class Coordinator {
   private readonly moves: number;
   private readonly watchdog: Watchdog;
   private readonly schedule: ScheduleClock;
+  /** When the event loop last turned under the coordinator (see TURN_AFTER_MS). */
+  private lastTurn = performance.now();
 
   constructor(
     private readonly opened: OpenedLevel,
@@ -522,6 +534,7 @@ class Coordinator {
         // Merging waits for the oldest batch; meanwhile any batch finishing frees a worker to feed.
         this.markIdle();
         await inflight.anyFinished();
+        this.lastTurn = performance.now();
         this.schedule.mark(0, 'frontier');
         continue;
       }
@@ -533,7 +546,14 @@ class Coordinator {
       if (performance.now() > this.deadline) this.stop('max-seconds');
       this.checkMemory();
       this.report();
+      if (performance.now() - this.lastTurn >= TURN_AFTER_MS) await this.turn();
     }
+  }
+
+  /** Lets the event loop turn: the results that came back meanwhile are taken in, and their workers' slots freed for the next dispatch. */
+  private async turn(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.lastTurn = performance.now();
   }
 
   /** While the coordinator waits: how many workers have no batch, and what holds the next one back. */
