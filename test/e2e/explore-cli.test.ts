@@ -52,6 +52,18 @@ describe('arcgraph explore', () => {
     expect(readFileSync(file, 'utf8')).toContain('<gexf');
   });
 
+  it('keeps each line of a deep level short: the first depths and actions, and how many more --json has', () => {
+    const r = cli('explore', fixture('corridor'), '--workers', '2');
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThan(1_200);
+    expect(r.stdout).toMatch(/^depth: max 300; states per depth( 1){40} \.\.\. \(the first 40 of 301 depths; --json for more\)$/m);
+    expect(r.stdout).toMatch(/^shortest win: 300 actions: (ACTION4 ){100}\.\.\. \(the first 100 of 300 actions; --json for more\)$/m);
+    const out = JSON.parse(cli('explore', fixture('corridor'), '--workers', '2', '--json').stdout);
+    expect(out.depthHistogram).toEqual(Array(301).fill(1));
+    expect(out.shortestWin.actions).toEqual(Array(300).fill('ACTION4'));
+  });
+
   it('reports partial graphs with bounds and the limit that stopped them', () => {
     const out = JSON.parse(cli('explore', fixture('spread'), '--max-nodes', '500', '--json').stdout);
     expect(out).toMatchObject({ fullyExplored: false, stopReason: 'max-nodes', verdict: 'inconclusive' });

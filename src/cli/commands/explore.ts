@@ -60,21 +60,31 @@ function pythonLines(r: ExploreReport): string[] {
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
+/** Depths and actions a line shows at most: a corridor level's histogram and solution are as long as the level is deep (--json has them all). */
+const SHOWN_DEPTHS = 40;
+const SHOWN_ACTIONS = 100;
+
+/** The first `keep` of `total` items, space-separated, and how many are left out ("unit" names them). */
+function firstOf(items: readonly (string | number)[], keep: number, unit: string, total = items.length): string {
+  if (total <= keep) return items.join(' ');
+  return `${items.slice(0, keep).join(' ')} ... (the first ${keep} of ${total} ${unit}; --json for more)`;
+}
+
 function describe(r: ExploreReport): string {
   const collision = collisionWarning(r.collisionProbability);
   const lines = [
     `${r.game} level ${r.level}: ${r.nodes} states, ${r.edges} edges, ${r.transitions} transitions (merge density ${r.mergeDensity.toFixed(3)})`,
     r.fullyExplored ? 'fully explored' : `not fully explored: stopped by ${r.stopReason}, ${r.frontier} states on the frontier`,
-    `depth: max ${r.maxDepth}; states per depth ${r.depthHistogram.join(' ')}${r.depthHistogram.length <= r.maxDepth ? ' ...' : ''}`,
+    `depth: max ${r.maxDepth}; states per depth ${firstOf(r.depthHistogram, SHOWN_DEPTHS, 'depths', r.maxDepth + 1)}`,
     `cycles: ${r.cycles.nonTrivial} strongly connected components of 2+ states (largest ${r.cycles.largest}), ${r.cycles.selfLoops} self-loops`,
     `terminals: ${r.terminals.won} won (${r.terminals.complete} completing the game), ${r.terminals.lost} game over`,
     `fingerprint collision probability: ${r.collisionProbability.toExponential(2)}${collision ? ` (HIGH: ${collision})` : ''}`,
     `speed: ${Math.round(r.transitionsPerSecond)} transitions/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s; store ${Math.round(r.bytesPerState)} bytes/state`,
     ...(r.schedule.busy !== null ? [`schedule: ${describeSchedule(r.schedule)}`] : []),
     r.shortestWin
-      ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${r.shortestWin.actions.join(' ')}`
+      ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${firstOf(r.shortestWin.actions, SHOWN_ACTIONS, 'actions')}`
       : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
-    `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${r.deadEnds.example.actions.join(' ') || 'no action'})` : ''}`,
+    `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${firstOf(r.deadEnds.example.actions, SHOWN_ACTIONS, 'actions') || 'no action'})` : ''}`,
     `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}${r.pWin.method === 'exact' && r.python?.clicks?.partition === 'sampled' ? ' over the sampled click classes' : ''}): ${
       r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
