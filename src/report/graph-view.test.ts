@@ -7,7 +7,8 @@ import { PALETTE } from '../toolkit/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
 import maze from '../../test/fixtures/maze.js';
 import ruin from '../../test/fixtures/ruin.js';
-import { graphView, VIEW_KINDS, type CondensedView, type StatesView } from './graph-view.js';
+import { graphView, PATH_SHOWN, VIEW_KINDS, type CondensedView, type StatesView } from './graph-view.js';
+import { corridor, walkGraph } from '../../test/fixtures/walks.js';
 import { framePng } from './png.js';
 
 describe('graphView: every state', () => {
@@ -79,10 +80,27 @@ describe('graphView: condensed', () => {
     for (let i = 0; i < v.edges.length; i += 3) got.set(`${v.edges[i]}>${v.edges[i + 1]}`, v.edges[i + 2]);
     expect(got).toEqual(expected);
     for (const grp of v.groups) {
-      expect(grp.example).toHaveLength(grp.depth);
       const u = [...Array(g.nodeCount).keys()].find((w) => key(w) === `${grp.depth}/${grp.kind}`)!;
-      expect(grp.example).toEqual(Array.from(bfsPath(g, u), codeName));
+      expect(grp.example).toEqual(Array.from(bfsPath(g, u), codeName).slice(0, PATH_SHOWN));
     }
+  });
+
+  it('gives each group of a corridor 100,000 states deep the first actions of its path, not the whole path', () => {
+    // 100,000 groups: their whole paths would be 5 billion actions. From cell 1, ACTION1 steps
+    // right (to the win at the far end) and ACTION2 left (into the loss at cell 0).
+    const g = walkGraph(corridor(100_001, 1));
+    const v = graphView(g) as CondensedView;
+    expect(v.view).toBe('condensed');
+    expect(v.groups.reduce((s, grp) => s + grp.count, 0)).toBe(g.nodeCount);
+    const right = (n: number): string[] => Array(Math.min(n, PATH_SHOWN)).fill('ACTION1');
+    const kinds = new Set<string>();
+    for (const grp of v.groups) {
+      const kind = VIEW_KINDS[grp.kind];
+      kinds.add(kind);
+      expect(grp.example).toEqual(kind === 'lost' ? ['ACTION2'] : right(grp.depth));
+      if (kind === 'won') expect(grp.depth).toBe(100_000);
+    }
+    expect([...kinds].sort()).toEqual(['lost', 'start', 'state', 'won']);
   });
 });
 

@@ -12,6 +12,8 @@ import { kindOf, layoutGraph, PICTURE_LIMIT, type PictureKind } from './graph-pi
 
 /** Levels with at most this many states get every state drawn; bigger ones the condensed view. */
 export const GRAPH_VIEW_LIMIT = 50_000;
+/** Actions of a path the site shows (the rest it counts). */
+export const PATH_SHOWN = 40;
 
 /** Kinds in drawing order (the page's legend and colours index this list). */
 export const VIEW_KINDS: readonly PictureKind[] = ['state', 'frontier', 'dead', 'lost', 'won', 'start'];
@@ -37,6 +39,7 @@ export interface StatesView {
 export interface CondensedView {
   view: 'condensed';
   states: number;
+  /** `example`: the first PATH_SHOWN actions of the path to one of the group's states (the path has `depth` actions). */
   groups: { depth: number; kind: number; count: number; x: number; y: number; example: string[] }[];
   /** [from group, to group, moves] triples, flat; moves inside a group are left out. */
   edges: number[];
@@ -105,10 +108,26 @@ function statesView(g: StateGraph, dead: Uint8Array, seed: number, forceAtlasLim
   };
 }
 
+/**
+ * The first PATH_SHOWN actions of the tree path to `u` (the site shows no more; the path is as
+ * long as the depth). The walk up to the ancestor they end at is remembered in `top` by every
+ * state it passes, so all the groups' examples take one pass over the tree: a corridor 60,000
+ * states deep has 60,000 groups, whose whole paths made 1.8 billion actions (the sweep ran out of
+ * memory).
+ */
+function examplePath(t: BfsTree, u: number, top: Int32Array): string[] {
+  let anchor = u;
+  while (t.depth[anchor] > PATH_SHOWN && top[anchor] < 0) anchor = t.parent[anchor];
+  if (t.depth[anchor] > PATH_SHOWN) anchor = top[anchor];
+  for (let v = u; t.depth[v] > PATH_SHOWN && top[v] < 0; v = t.parent[v]) top[v] = anchor;
+  return Array.from(treePath(t, anchor), codeName);
+}
+
 function condensedView(g: StateGraph, dead: Uint8Array): CondensedView {
   const K = VIEW_KINDS.length;
   const t = bfsTree(g);
   const groupOf = new Int32Array(g.nodeCount);
+  const top = new Int32Array(g.nodeCount).fill(-1);
   const ids = new Map<number, number>();
   const groups: CondensedView['groups'] = [];
   let maxDepth = 1;
@@ -117,7 +136,7 @@ function condensedView(g: StateGraph, dead: Uint8Array): CondensedView {
     const key = t.depth[u] * K + kind;
     let id = ids.get(key);
     if (id === undefined) {
-      id = groups.push({ depth: t.depth[u], kind, count: 0, x: 0, y: 0, example: Array.from(treePath(t, u), codeName) }) - 1;
+      id = groups.push({ depth: t.depth[u], kind, count: 0, x: 0, y: 0, example: examplePath(t, u, top) }) - 1;
       ids.set(key, id);
     }
     groups[id].count++;

@@ -4,7 +4,7 @@
  * trends over nights with uPlot, from the data the page loaded beside it (window.ARCGRAPH_GRAPH,
  * window.ARCGRAPH_TRENDS). Colours and names of the kinds come from graph-view's VIEW_KINDS.
  */
-import { VIEW_KINDS } from '../graph-view.js';
+import { PATH_SHOWN, VIEW_KINDS } from '../graph-view.js';
 
 /** Fill colour of each kind, in VIEW_KINDS order (the page's legend uses the same). */
 export const KIND_COLOURS: Record<(typeof VIEW_KINDS)[number], string> = {
@@ -33,12 +33,13 @@ export function clientScript(): string {
 (function () {
   'use strict';
   var KINDS = ${kinds}, COLOURS = ${colours}, LABELS = ${labels};
-  var PATH_SHOWN = 40;
+  var PATH_SHOWN = ${PATH_SHOWN};
 
-  function pathText(actions) {
-    if (actions.length === 0) return '(the start)';
+  function pathText(actions, length) {
+    if (length === undefined) length = actions.length;
+    if (length === 0) return '(the start)';
     var shown = actions.slice(0, PATH_SHOWN).join(' ');
-    return actions.length > PATH_SHOWN ? shown + ' … (' + actions.length + ' actions)' : shown;
+    return length > PATH_SHOWN ? shown + ' … (' + length + ' actions)' : shown;
   }
 
   function statesGraph(data) {
@@ -74,7 +75,7 @@ export function clientScript(): string {
     var describe = function (node) {
       var grp = data.groups[Number(node)];
       return '<b>' + grp.count.toLocaleString('en-US') + ' states</b>: ' + LABELS[grp.kind] + ', depth ' + grp.depth +
-        '<br>path to one: ' + pathText(grp.example);
+        '<br>path to one: ' + pathText(grp.example, grp.depth);
     };
     return { graph: g, describe: describe };
   }
