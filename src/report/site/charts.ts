@@ -18,7 +18,14 @@ export function ticks(max: number, count = 4): number[] {
   return out;
 }
 
-/** States per depth as bars; both axes ticked and labelled. */
+/** A chart's bars are at least this wide (px): a deeper histogram shows consecutive depths summed in one bar. */
+const MIN_BAR_PX = 2;
+
+/**
+ * States per depth as bars; both axes ticked and labelled. Past one bar every MIN_BAR_PX pixels,
+ * each bar sums as many consecutive depths as it takes (a corridor level 100,000 deep drew 100,000
+ * bars: a 10 MB page).
+ */
 export function histogramChart(histogram: readonly number[], title: string, width = 560, height = 240): string {
   const left = 64;
   const right = 12;
@@ -26,14 +33,27 @@ export function histogramChart(histogram: readonly number[], title: string, widt
   const bottom = 44;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
-  const yTicks = ticks(Math.max(1, ...histogram));
+  const depths = histogram.length;
+  const per = Math.max(1, Math.ceil(depths / Math.floor(plotW / MIN_BAR_PX)));
+  const sums: number[] = [];
+  for (let d = 0; d < depths; d += per) {
+    let sum = 0;
+    for (let k = d; k < Math.min(depths, d + per); k++) sum += histogram[k];
+    sums.push(sum);
+  }
+  let highest = 1;
+  for (const sum of sums) highest = Math.max(highest, sum);
+  const yTicks = ticks(highest);
   const max = yTicks[yTicks.length - 1] || 1;
-  const barW = plotW / Math.max(1, histogram.length);
-  const bars = histogram.map((count, depth) => {
+  const barW = plotW / Math.max(1, sums.length);
+  const bars = sums.map((count, i) => {
     const h = (count / max) * plotH;
-    return `<rect x="${(left + depth * barW).toFixed(2)}" y="${(top + plotH - h).toFixed(2)}" width="${Math.max(0.5, barW - 1).toFixed(2)}" height="${h.toFixed(2)}"><title>depth ${depth}: ${grouped(count)} states</title></rect>`;
+    const first = i * per;
+    const last = Math.min(depths, first + per) - 1;
+    const which = first === last ? `depth ${first}` : `depths ${first}-${last}`;
+    return `<rect x="${(left + i * barW).toFixed(2)}" y="${(top + plotH - h).toFixed(2)}" width="${Math.max(0.5, barW - 1).toFixed(2)}" height="${h.toFixed(2)}"><title>${which}: ${grouped(count)} states</title></rect>`;
   });
-  const xTicks = ticks(Math.max(0, histogram.length - 1), Math.min(10, Math.max(1, histogram.length - 1))).filter((d) => Number.isInteger(d));
+  const xTicks = ticks(Math.max(0, depths - 1), Math.min(10, Math.max(1, depths - 1))).filter((d) => Number.isInteger(d));
   const axis = [
     `<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="#333333"/>`,
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#333333"/>`,
@@ -42,11 +62,11 @@ export function histogramChart(histogram: readonly number[], title: string, widt
       return `<line x1="${left - 4}" y1="${y.toFixed(1)}" x2="${left}" y2="${y.toFixed(1)}" stroke="#333333"/><text class="tick" x="${left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${grouped(v)}</text>`;
     }),
     ...xTicks.map((d) => {
-      const x = left + (d + 0.5) * barW;
+      const x = left + (d / per + 0.5) * barW;
       return `<line x1="${x.toFixed(1)}" y1="${top + plotH}" x2="${x.toFixed(1)}" y2="${top + plotH + 4}" stroke="#333333"/><text class="tick" x="${x.toFixed(1)}" y="${top + plotH + 16}" text-anchor="middle">${d}</text>`;
     }),
     `<text class="axis-label" x="${left + plotW / 2}" y="${height - 6}" text-anchor="middle">depth (actions from the start)</text>`,
-    `<text class="axis-label" transform="translate(14 ${top + plotH / 2}) rotate(-90)" text-anchor="middle">states</text>`,
+    `<text class="axis-label" transform="translate(14 ${top + plotH / 2}) rotate(-90)" text-anchor="middle">${per === 1 ? 'states' : `states per ${grouped(per)} depths`}</text>`,
   ];
   return (
     `<svg class="chart histogram" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img">` +
