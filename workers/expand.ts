@@ -1,4 +1,5 @@
 /** Piscina worker: expands a batch of frontier states (see src/explorer/expand.ts). */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
 import { markFinished, markStarted } from '../src/parallel/watchdog.js';
 import { collectTogether } from '../src/parallel/collect.js';
@@ -10,9 +11,6 @@ import { expandAndClaim, expandBatch, Scratch, type ExpandTask } from '../src/ex
 import { SharedTable, type TableHandle } from '../src/explorer/shared-table.js';
 import { TicketSource, type TicketsHandle } from '../src/explorer/tickets.js';
 import { packMessage, unpackMessage } from '../src/explorer/wire.js';
-
-/** Resolves on the event loop's next turn, after the microtasks queued before it (another batch's result being sent). */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The thread's arrays, reused by every batch (each result is packed before the next batch starts). */
 const scratch = new Scratch();

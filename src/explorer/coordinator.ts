@@ -4,6 +4,7 @@
  * (Past 300 lines: one loop whose state, limits and stop reasons are read together; the merge, the
  * table, the store and the memory budget live in modules of their own.)
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
 import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../parallel/index.js';
@@ -546,14 +547,12 @@ class Coordinator {
       if (performance.now() > this.deadline) this.stop('max-seconds');
       this.checkMemory();
       this.report();
-      if (performance.now() - this.lastTurn >= TURN_AFTER_MS) await this.turn();
+      if (performance.now() - this.lastTurn >= TURN_AFTER_MS) {
+        // The results that came back meanwhile are taken in, and their workers' slots freed for the next dispatch.
+        await nextTurn();
+        this.lastTurn = performance.now();
+      }
     }
-  }
-
-  /** Lets the event loop turn: the results that came back meanwhile are taken in, and their workers' slots freed for the next dispatch. */
-  private async turn(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.lastTurn = performance.now();
   }
 
   /** While the coordinator waits: how many workers have no batch, and what holds the next one back. */

@@ -41,9 +41,7 @@ export function histogramChart(histogram: readonly number[], title: string, widt
     for (let k = d; k < Math.min(depths, d + per); k++) sum += histogram[k];
     sums.push(sum);
   }
-  let highest = 1;
-  for (const sum of sums) highest = Math.max(highest, sum);
-  const yTicks = ticks(highest);
+  const yTicks = ticks(Math.max(1, ...sums));
   const max = yTicks[yTicks.length - 1] || 1;
   const barW = plotW / Math.max(1, sums.length);
   const bars = sums.map((count, i) => {
