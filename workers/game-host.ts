@@ -1,5 +1,6 @@
 /** Worker thread of a threaded game (src/parallel/threaded-game.ts): holds the game and its states, answers one call at a time. */
 import { workerData } from 'node:worker_threads';
+import { checkedBytes, checkedStatus } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 import { answerSync, type SyncChannel } from '../src/parallel/sync-worker.js';
 import type { HostReply, HostRequest, RemoteState } from '../src/parallel/threaded-game.js';
@@ -22,7 +23,7 @@ port.on('message', async (req: HostRequest) => {
       states.push(state);
       const h = states.length - 1;
       try {
-        return { h, status: game.status(state), bytes: game.encode(state) };
+        return { h, status: checkedStatus(game.status(state)), bytes: checkedBytes(game.encode(state)) };
       } catch (err) {
         return { h, error: message(err) };
       }

@@ -4,7 +4,7 @@
  * reports on its reproduction.
  */
 import { CELLS, GRID, GameAction, type Action } from './actions.js';
-import type { Frame, Game } from './game.js';
+import { STATUSES, checkedBytes, type Frame, type Game } from './game.js';
 
 /** What a finding is about. The first eight are transition checks; the others whole regimes. */
 export type Check =
@@ -31,8 +31,6 @@ export interface Fault {
   /** For equal bytes rendering differently: the tag of the state seen first. */
   earlier?: unknown;
 }
-
-const STATUSES: readonly unknown[] = ['playing', 'won', 'lost'];
 
 export const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
 
@@ -145,11 +143,11 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
   const out: Inspected = { next, ms, faults };
   try {
     if (!sameBytes(game.encode(pre), preBytes)) faults.push({ check: 'malformed-transition', message: 'step mutated its input state (its identity bytes changed)' });
-    const nextBytes = game.encode(next);
+    const nextBytes = checkedBytes(game.encode(next));
     out.nextBytes = nextBytes;
     const status = game.status(next);
     out.status = status;
-    if (!STATUSES.includes(status)) faults.push({ check: 'malformed-transition', message: `status returned ${JSON.stringify(status)}, not playing, won or lost` });
+    if (!(STATUSES as readonly unknown[]).includes(status)) faults.push({ check: 'malformed-transition', message: `status returned ${JSON.stringify(status)}, not playing, won or lost` });
     for (let r = 0; r < (opts.restep ?? 1); r++) {
       const again = game.encode(game.step(pre, action));
       if (!sameBytes(again, nextBytes)) {
@@ -194,7 +192,7 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
 export function inspectReset(game: Game, level: number): Fault[] {
   try {
     const root = game.init(level);
-    const bytes = game.encode(root);
+    const bytes = checkedBytes(game.encode(root));
     if (!sameBytes(game.encode(game.init(level)), bytes)) return [{ check: 'nondeterminism', message: `init(${level}) gave two different reset states` }];
     const status = game.status(root);
     if (status !== 'playing') return [{ check: 'malformed-transition', message: `the reset state of level ${level} has status ${JSON.stringify(status)}, not playing` }];

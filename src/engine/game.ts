@@ -7,6 +7,32 @@ export type Frame = Uint8Array;
 /** What a level state is: still playing, this level won, or game over (timer, lives, budget). */
 export type Status = 'playing' | 'won' | 'lost';
 
+export const STATUSES: readonly Status[] = ['playing', 'won', 'lost'];
+
+/** A value as an error message names it: a string quoted, an object by its kind. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  const kind: string = value.constructor?.name ?? 'Object';
+  return `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+}
+
+/**
+ * `status`'s answer, checked. Anything else is the game's bug, and must become a fault with its
+ * reproduction: unchecked, 'WIN' read as playing in the explorer (a level passed as unwinnable)
+ * and as a loss in random play.
+ */
+export function checkedStatus(status: unknown): Status {
+  if (status === 'playing' || status === 'won' || status === 'lost') return status;
+  throw new TypeError(`status returned ${shown(status)}, not "playing", "won" or "lost"`);
+}
+
+/** `encode`'s answer, checked: identity bytes are a Uint8Array (an array or a string hashes to nonsense, or breaks the frontier). */
+export function checkedBytes(bytes: unknown): Uint8Array {
+  if (bytes instanceof Uint8Array) return bytes;
+  throw new TypeError(`encode returned ${shown(bytes)}, not a Uint8Array`);
+}
+
 /** A rectangle of cells (in 64x64 frame coordinates) whose clicks all have the same effect. */
 export interface ClickTarget {
   readonly x: number;

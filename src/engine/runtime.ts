@@ -1,5 +1,5 @@
 import { ACTION_NAMES, GRID, GameAction, type Action } from './actions.js';
-import type { Frame, Game } from './game.js';
+import { checkedStatus, type Frame, type Game } from './game.js';
 
 export type SessionState = 'NOT_PLAYED' | 'NOT_FINISHED' | 'WIN' | 'GAME_OVER';
 
@@ -95,7 +95,7 @@ export class Session<S = unknown> implements GameSession<S> {
     this.actionCount++;
     this.actionsThisLevel++;
     const next = game.step(this.current, action);
-    const status = game.status(next);
+    const status = checkedStatus(game.status(next));
     const layers = game.render(next);
     this.current = next;
     if (status === 'lost') {

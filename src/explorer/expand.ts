@@ -5,7 +5,7 @@
  * calls stay monomorphic and inlined.)
  */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
-import { clickClasses, sameBytes, type Game } from '../engine/index.js';
+import { checkedBytes, checkedStatus, clickClasses, sameBytes, type Game } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, FOUND_TICKET, type SharedTable } from './shared-table.js';
 import type { TicketSource } from './tickets.js';
@@ -334,7 +334,7 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
    */
   const visit = (a: Action, cellCount: number): void => {
     const next = game.step(state, a);
-    const bytes = game.encode(next);
+    const bytes = checkedBytes(game.encode(next));
     fingerprintInto(bytes, fp);
     if (!identity && (checkAll || (fp.lo & IDENTITY_SAMPLE) === 0)) {
       const message = identityFault(game, state, a, bytes);
@@ -351,7 +351,7 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
       rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
       return;
     }
-    const o = outcomeOf(game.status(next));
+    const o = outcomeOf(checkedStatus(game.status(next)));
     rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
 

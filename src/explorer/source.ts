@@ -4,7 +4,7 @@
  * game that runs elsewhere than in a JavaScript module only needs another kind of opened level).
  */
 import { InputError } from '../errors.js';
-import { fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
+import { checkedBytes, checkedStatus, fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
 import { workerCount, type Watchdog } from '../parallel/index.js';
 import { arcGameById, arcGameFile, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
 import { loadGame, suiteModule, type LoadedGame } from '../suite/index.js';
@@ -126,9 +126,9 @@ export async function openLevel(source: GameSource, level: number, workers?: num
     async root() {
       await initIdentity();
       const state = game.init(level);
-      const bytes = game.encode(state);
+      const bytes = checkedBytes(game.encode(state));
       const { lo, hi } = fingerprintInto(bytes, { lo: 0, hi: 0 });
-      return { bytes, lo, hi, status: game.status(state) };
+      return { bytes, lo, hi, status: checkedStatus(game.status(state)) };
     },
     expander: (watchdog, heapMb) => (module ? poolExpander(opened.workers, module, level, watchdog, heapMb) : inlineExpander(game)),
   };

@@ -4,7 +4,7 @@
  * into its actions) and the fuzz walks all draw their moves with `drawAction`.
  */
 import { CELLS, GRID, GameAction, KEY_ACTIONS, type Action } from '../engine/index.js';
-import type { Game } from '../engine/index.js';
+import { checkedStatus, type Game } from '../engine/index.js';
 import { Rng } from './rng.js';
 import type { Policy } from '../analysis/index.js';
 
@@ -43,7 +43,7 @@ export function playEpisode(game: Game, level: number, policy: Policy, seed: num
     actions.push(action);
     try {
       state = game.step(state, action);
-      const status = game.status(state);
+      const status = checkedStatus(game.status(state));
       if (status !== 'playing') return { actions, steps: n, end: status === 'won' ? 'won' : 'lost' };
     } catch (err) {
       return { actions, steps: n, end: 'threw', error: err instanceof Error ? err.message : String(err) };

@@ -1,6 +1,6 @@
 /** One worker task of Monte Carlo play: a range of seeded random episodes, their lengths and ends. */
 import type { Policy } from '../analysis/index.js';
-import type { Game } from '../engine/index.js';
+import { checkedStatus, type Game } from '../engine/index.js';
 import { drawAction, policyChoices, Rng } from '../player/index.js';
 export const WalkEnd = { WON: 1, LOST: 2, CUT: 3 } as const;
 
@@ -55,7 +55,7 @@ export function runWalks(game: Game, task: WalkTask): WalkResult {
         at[1] = n;
         // An unavailable action is a no-op of the reference agent: it counts as a step.
         if (action) state = game.step(state, action);
-        const status = game.status(state);
+        const status = checkedStatus(game.status(state));
         if (status !== 'playing') {
           outcome = status === 'won' ? WalkEnd.WON : WalkEnd.LOST;
           break;

@@ -153,6 +153,30 @@ const CASES: Case[] = [
     },
   },
   {
+    fixture: 'faults/badstatus',
+    fault: 'a status outside the contract',
+    // Read as playing, the level would pass as unwinnable (explore); read as an end, as a loss (random).
+    explore: { code: 1, stderr: /^arcgraph explore: bsta level 1 crashed after 3 actions from reset \[ACTION4, ACTION4, ACTION4\]: status returned "WIN", not "playing", "won" or "lost"$/ },
+    random: { code: 1, stderr: /^arcgraph random: bsta level 1 crashed after \d+ actions from reset \[.*ACTION4\]: status returned "WIN"/ },
+    qualify: { code: 1, checks: ['malformed-transition', 'exception'], actions: 3 },
+    sweep: (level) => {
+      expect(level.outcome).toBe('fail');
+      expect(level.crash).toMatchObject({ kind: 'crash', actions: ['ACTION4', 'ACTION4', 'ACTION4'] });
+    },
+  },
+  {
+    fixture: 'faults/badencode',
+    fault: 'an encode that gives no bytes',
+    explore: { code: 1, stderr: /^arcgraph explore: benc level 1 crashed after 2 actions from reset \[ACTION4, ACTION4\]: encode returned "cell 5", not a Uint8Array$/ },
+    // Random play never encodes.
+    random: { code: 0 },
+    qualify: { code: 1, checks: ['exception'], actions: 2 },
+    sweep: (level) => {
+      expect(level.outcome).toBe('fail');
+      expect(level.crash).toMatchObject({ kind: 'crash', actions: ['ACTION4', 'ACTION4'] });
+    },
+  },
+  {
     fixture: 'faults/liar',
     fault: 'click targets that lie',
     // The explorer trusts the partition (one class: 4 states); qualification checks it.
@@ -226,8 +250,11 @@ describe('the fault table: every fault through explore, random and qualify', () 
 const GOOD = ['easy', 'maze', 'strip', 'lights', 'spread', 'ruin'];
 
 describe('the fault table: sweeps with each fault game between two good ones', () => {
-  const halves = [CASES.slice(0, 5), CASES.slice(5)];
-  for (const [i, faults] of halves.entries()) {
+  // At most as many fault games a sweep as there are good games to put them between.
+  const sweeps = Math.ceil(CASES.length / GOOD.length);
+  const parts = Array.from({ length: sweeps }, (_, i) => CASES.filter((_c, k) => k % sweeps === i));
+  it('puts every fault game in a sweep', () => expect(parts.flat()).toHaveLength(CASES.length));
+  for (const [i, faults] of parts.entries()) {
     it.concurrent(`sweep ${i + 1}: ${faults.map((c) => c.fixture).join(', ')}`, async () => {
       const order = GOOD.flatMap((g, k) => (k < faults.length ? [g, faults[k].fixture] : [g]));
       const out = join(tempDir(), 'night');
