@@ -4,13 +4,15 @@ import { formatProbability as show } from '../report/index.js';
 import type { RegimeStatus } from './qualification.js';
 
 /**
- * A level fails on a crash, on a failed random-win verdict (tutorial levels are exempt) or on a
- * failed qualification; it is inconclusive when the bounds straddle the threshold; else it passes.
+ * A level fails on a crash, when its complete graph has no win (it cannot be solved), on a failed
+ * random-win verdict (tutorial levels are exempt) or on a failed qualification; it is inconclusive
+ * when the bounds straddle the threshold; else it passes.
  * When the graph's bounds are inconclusive, Monte Carlo attempts (95% confidence) decide.
  */
 export function levelOutcome(level: {
   tutorial: boolean;
   analysis: AnalysisNumbers | null;
+  explore?: { fullyExplored: boolean } | null;
   monteCarlo?: MonteCarloNumbers | null;
   crash: { actions: string[]; reason: string; kind: CrashKind } | null;
   /** The exploration's identity check failed on a sampled transition. */
@@ -26,6 +28,8 @@ export function levelOutcome(level: {
   if (level.crash?.kind === 'out-of-memory') reasons.push(`ran out of memory after ${level.crash.actions.length} actions: ${level.crash.reason}`);
   else if (level.crash) reasons.push(`crashed after ${level.crash.actions.length} actions: ${level.crash.reason}`);
   if (level.identityWarning) reasons.push(`identity is unstable (${level.identityWarning.message}; reproduce: ${level.identityWarning.actions.join(' ')}): the graph's numbers cannot be trusted`);
+  // A partial graph without a win says nothing; a complete one proves that no play wins the level.
+  if (analysis && !analysis.winReachable && level.explore?.fullyExplored) reasons.push('no win is reachable: the graph is complete, so no play solves the level from its start');
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     reasons.push(`a random policy wins with probability ${analysis.pWin.method === 'exact' ? show(analysis.pWin.lower) : `>= ${show(analysis.pWin.lower)}`}, not below ${analysis.threshold}`);
   }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalysisNumbers } from '../report/index.js';
+import { levelOutcome } from './outcome.js';
+
+/** The analysis of a level whose random-win probability is p, exact, against 1e-4. */
+function analysis(p: number, winReachable = p > 0): AnalysisNumbers {
+  return {
+    winReachable,
+    shortestWin: winReachable ? { length: 3, actions: ['ACTION1', 'ACTION1', 'ACTION1'], optimal: true } : null,
+    baseline: null,
+    deadEnds: { count: 0, example: null },
+    canWin: winReachable ? 4 : 0,
+    pWin: { policy: 'available', method: 'exact', lower: p, upper: p, exact: null, converged: true, width: 0, relativeWidth: 0, exactGaveUp: null, intervalGaveUp: null },
+    verdict: p < 1e-4 ? 'pass' : 'fail',
+    hint: null,
+    threshold: 1e-4,
+    exempt: false,
+  };
+}
+
+const level = (a: AnalysisNumbers, fullyExplored: boolean, tutorial = false) => ({ tutorial, analysis: a, explore: { fullyExplored }, crash: null, qualification: 'pass' as const });
+
+describe('levelOutcome', () => {
+  it('fails a level whose complete graph has no win: no play solves it', () => {
+    for (const tutorial of [false, true]) {
+      const { outcome, reasons } = levelOutcome(level(analysis(0), true, tutorial));
+      expect(outcome).toBe('fail');
+      expect(reasons).toEqual([expect.stringMatching(/^no win is reachable: the graph is complete/)]);
+    }
+  });
+
+  it('passes a partial graph without a win (nothing is proven), and a complete one with a rare win', () => {
+    expect(levelOutcome(level(analysis(0), false))).toEqual({ outcome: 'pass', reasons: [] });
+    expect(levelOutcome(level(analysis(1e-6), true))).toEqual({ outcome: 'pass', reasons: [] });
+  });
+
+  it('fails a non-tutorial level that random play wins too often, and exempts a tutorial one', () => {
+    expect(levelOutcome(level(analysis(0.3), true)).outcome).toBe('fail');
+    expect(levelOutcome(level(analysis(0.3), true, true))).toEqual({ outcome: 'pass', reasons: [] });
+  });
+});
