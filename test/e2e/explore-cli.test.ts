@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
@@ -108,5 +108,23 @@ describe('arcgraph explore', () => {
     const out = JSON.parse(stdout);
     expect(out).toMatchObject({ stopReason: 'interrupted', fullyExplored: false, interrupted: true });
     expect(out.nodes).toBeGreaterThan(1);
+  });
+
+  it('says so when the level starts won, and when a complete graph has no win', () => {
+    // A game module of plain JavaScript: level 1 starts won, level 2 never ends (one move, a self-loop).
+    const file = join(tempDir(), 'start.mjs');
+    writeFileSync(
+      file,
+      `export default { id: 'strt', title: 'starts won', levels: 2, tutorialLevels: 0, actions: [5],
+        init: (l) => ({ l }), step: (s) => s, status: (s) => (s.l === 1 ? 'won' : 'playing'),
+        render: () => [new Uint8Array(4096)], encode: (s) => Uint8Array.of(s.l), decode: (b) => ({ l: b[0] }) };`,
+    );
+    const won = cli('explore', file, '--level', '1', '--workers', '1');
+    expect(won.stderr).toBe('');
+    expect(won.stdout).toMatch(/^shortest win: 0 actions: \(the level starts won\)$/m);
+    expect(won.stdout).toMatch(/exact\): 1\/1 = 1 in 1$/m);
+    const never = cli('explore', file, '--level', '2', '--workers', '1');
+    expect(never.stdout).toMatch(/^no win is reachable$/m);
+    expect(never.stdout).toMatch(/exact\): 0\/1 = never$/m);
   });
 });

@@ -82,7 +82,7 @@ function describe(r: ExploreReport): string {
     `speed: ${Math.round(r.transitionsPerSecond)} transitions/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s; store ${Math.round(r.bytesPerState)} bytes/state`,
     ...(r.schedule.busy !== null ? [`schedule: ${describeSchedule(r.schedule)}`] : []),
     r.shortestWin
-      ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${firstOf(r.shortestWin.actions, SHOWN_ACTIONS, 'actions')}`
+      ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${firstOf(r.shortestWin.actions, SHOWN_ACTIONS, 'actions') || '(the level starts won)'}`
       : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
     `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${firstOf(r.deadEnds.example.actions, SHOWN_ACTIONS, 'actions') || 'no action'})` : ''}`,
     `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}${r.pWin.method === 'exact' && r.python?.clicks?.partition === 'sampled' ? ' over the sampled click classes' : ''}): ${

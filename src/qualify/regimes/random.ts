@@ -35,13 +35,13 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
       const episode = playEpisode(game, level, policy, seed, err.episode, budget);
       const kind = faultKindOf(err.kind);
       const check = kind === 'hang' ? 'slow-step' : kind === 'out-of-memory' ? 'out-of-memory' : 'exception';
-      ctx.raw.push({ regime, check, level, severity: 'fail', message: check === 'exception' ? `step threw: ${err.reason}` : err.reason, actions: episode.actions });
+      ctx.raw.push({ regime, check, level, severity: 'fail', message: check === 'exception' ? `the game threw: ${err.reason}` : err.reason, actions: episode.actions });
       return { status: 'fail', steps: 0, findings: 1, seconds: elapsed(started) };
     }
     if (err instanceof GameCrash) {
       // A worker's game threw, hung or ran out of memory: the episode's moves up to it came back.
       const check = err.kind === 'hang' ? 'slow-step' : err.kind === 'out-of-memory' ? 'out-of-memory' : 'exception';
-      ctx.raw.push({ regime, check, level, severity: 'fail', message: err.kind === 'crash' ? `step threw: ${err.reason}` : err.reason, actions: err.actions.map(parseAction) });
+      ctx.raw.push({ regime, check, level, severity: 'fail', message: err.kind === 'crash' ? `the game threw: ${err.reason}` : err.reason, actions: err.actions.map(parseAction) });
       return { status: 'fail', steps: 0, findings: 1, seconds: elapsed(started) };
     }
     // A game object's step threw on this thread: play the episodes again to find the first that throws.
@@ -50,7 +50,7 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
       const episode = playEpisode(game, level, policy, seed, index, budget - used);
       used += episode.steps;
       if (episode.end === 'threw') {
-        ctx.raw.push({ regime, check: 'exception', level, severity: 'fail', message: `step threw: ${episode.error}`, actions: episode.actions });
+        ctx.raw.push({ regime, check: 'exception', level, severity: 'fail', message: `the game threw: ${episode.error}`, actions: episode.actions });
         return { status: 'fail', steps: used, findings: 1, seconds: elapsed(started) };
       }
     }
