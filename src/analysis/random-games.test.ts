@@ -158,4 +158,30 @@ describe('explorer and exact analysis on random games', () => {
     // The tables are not all trivially won or lost.
     expect(nontrivial).toBeGreaterThan(100);
   });
+
+  it('bound the exact value on every partial graph of them', async () => {
+    let partial = 0;
+    /** Partial graphs whose bounds are narrower than a half. */
+    let tight = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const table = randomTable(seed);
+      for (const policy of ['available', 'reference'] as Policy[]) {
+        const expected = truth(table, policy);
+        if (expected.reachable < 3) continue;
+        const value = Number(expected.p.num) / Number(expected.p.den);
+        const maxNodes = 1 + ((seed * 7) % (expected.reachable - 1));
+        const r = await explore(gameOf(table), { level: 1, policy, maxNodes });
+        if (r.fullyExplored) continue;
+        partial++;
+        if (r.pWin.upper - r.pWin.lower < 0.5) tight++;
+        const where = `seed ${seed}, ${policy}, ${maxNodes} states: ${value} in [${r.pWin.lower}, ${r.pWin.upper}]`;
+        expect(r.pWin.method, where).not.toBe('exact');
+        expect(r.pWin.lower, where).toBeLessThanOrEqual(value * (1 + 1e-12));
+        expect(r.pWin.upper, where).toBeGreaterThanOrEqual(value * (1 - 1e-12));
+      }
+    }
+    expect(partial).toBeGreaterThan(200);
+    // Not all [0, 1]: some partial graphs already pin the value down.
+    expect(tight).toBeGreaterThan(20);
+  });
 });
