@@ -160,4 +160,30 @@ describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
     expect(page).toMatch(/<th>Python level<\/th><td>(started where the shortest wins|started at the engine&#39;s set_level)[^<]*identity state/);
     expect(page).toMatch(/<th>Performance<\/th><td>[\d,]+ actions\/s, [\d,]+ frames\/s/);
   });
+
+  it("asks pydantic once per default factory, not on every engine step (the host's speed-up), with pydantic's own answers", () => {
+    // takes_validated_data_argument, counted: the engine builds a FrameDataRaw (a private attribute
+    // with default_factory=list) on every step; unremembered, each build asked inspect.signature.
+    const script = `
+import functools, json, sys
+sys.path.insert(0, ${JSON.stringify(join(PACKAGE_ROOT, 'workers', 'python'))})
+from pydantic._internal import _fields
+from arcgraph.speedups import remember_factory_checks
+own = _fields.takes_validated_data_argument
+asked = []
+_fields.takes_validated_data_argument = lambda default_factory: asked.append(default_factory) or own(default_factory)
+remember_factory_checks()
+remember_factory_checks()
+from arcengine.enums import FrameDataRaw
+for _ in range(300):
+    FrameDataRaw()
+factories = [list, dict, lambda: 1, lambda data: data, functools.partial(dict, a=1)]
+print(json.dumps({'asked': len(asked), 'same': [_fields.takes_validated_data_argument(f) == own(f) for f in factories]}))`;
+    const host = hostCommand(join(ARC_GAMES, 'tu93'), { engine: ARC_ENGINE }, []);
+    const r = spawnSync(host.python, ['-c', script], { env: host.env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { asked: number; same: boolean[] };
+    expect(out.asked).toBeLessThan(10);
+    expect(out.same).toEqual([true, true, true, true, true]);
+  });
 });

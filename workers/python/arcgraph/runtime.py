@@ -12,6 +12,7 @@ import numpy as np
 from .identity import Identity
 from .loader import Game
 from .snapshot import Registry, Snapshots
+from .speedups import remember_factory_checks
 
 PLAYING, WON, LOST = 0, 1, 2
 PATH = b'\x03'  # the snapshot kind of a game that cannot be pickled: its action path
@@ -109,6 +110,7 @@ class Progress:
 class Runtime:
     def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0, progress=None):
         watch_numpy_rng()
+        remember_factory_checks()
         self.progress = Progress(progress)
         self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
         L = self.loaded
