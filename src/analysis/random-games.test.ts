@@ -79,7 +79,6 @@ const div = (a: Q, b: Q): Q => q(a.num * b.den, a.den * b.num);
 
 /** The states reachable from 0 (terminal states have no moves), and P(win) from 0 by dense elimination. */
 function truth(t: Table, policy: Policy): { reachable: number; edges: number; p: Q } {
-  const n = t.status.length;
   const seen = new Set([0]);
   const order = [0];
   let edges = 0;
