@@ -3,6 +3,7 @@
  * and exact probabilities against brute force over TypeScript twins, identity with hidden state,
  * click classes with weights, level starts, and faults (a crash, hangs, memory).
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../analysis/index.js';
@@ -10,7 +11,7 @@ import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
 import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, SLOW_GAME } from '../../test/support/python.js';
-import { engineNear } from './discover.js';
+import { engineNear, hostCommand } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
 const opened: PythonGame[] = [];
@@ -339,5 +340,32 @@ describe('a game that cannot be pickled', () => {
     expect(report.nodes).toBe(bruteForceGraph(gen1Twin, 1).nodeCount);
     expect(`${report.pWin.exact!.p}/${report.pWin.exact!.q}`).toBe(`${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`);
     expect(report.python!.snapshots).toMatch(/^path/);
+  });
+});
+
+describe("the identity walk's test for masked values in JSON text", () => {
+  it('answers as the one pattern does, on random text of digits, hex, uuids and other digits', () => {
+    // masked_in_json splits the pattern (10+ digits, or a uuid's start) for speed on ASCII text.
+    const script = `
+import random, sys
+sys.path.insert(0, sys.argv[1])
+from arcgraph.identity import masked_in_json, _MASKED_IN_JSON
+rng = random.Random(7)
+cases = ['1234567890', '123456789', '[-4,0]', 'abcdef01-2345-', 'abcdef01-234', '\\u0661' * 10, '{"a":"0123abcd-ffff-0000"}', 'ABCDEF01-2345-']
+for alphabet in ['0123456789', '0123456789,', '0123456789abcdef-', '0123456789abcdefg-,:"[]', '012345678\\u0662x-']:
+    cases += [''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(5000)]
+differ = [c for c in cases if masked_in_json(c) != (_MASKED_IN_JSON.search(c) is not None)]
+masked = sum(masked_in_json(c) for c in cases)
+print(len(cases), masked, sum(not c.isascii() for c in cases), len(differ), repr(differ[:3]))`;
+    const host = hostCommand(fixtureGame('hid1'), { engine: FIXTURE_ENGINE }, []);
+    const r = spawnSync(host.python, ['-c', script, join(__dirname, '../../workers/python')], { env: host.env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const [cases, masked, other, differ] = r.stdout.trim().split(' ').map(Number);
+    expect([cases, differ]).toEqual([25_008, 0]);
+    // Text with other digits than ASCII's takes the one pattern.
+    expect(other).toBeGreaterThan(1000);
+    // Both answers occur often.
+    expect(masked).toBeGreaterThan(2000);
+    expect(cases - masked).toBeGreaterThan(2000);
   });
 });

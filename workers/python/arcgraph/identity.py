@@ -20,6 +20,17 @@ _UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 _ADDRESS_MIN = 1 << 32
 # In JSON text: a number long enough to be an address, or a uuid: the slow walk masks those.
 _MASKED_IN_JSON = re.compile(r'\d{10,}|[0-9a-f]{8}-[0-9a-f]{4}-')
+# The same test on ASCII text (the usual table), in parts: the pattern above tries both branches at
+# every character (lp85's 7.8 KB level table: 330 us a search, twice a step; these: 80 us).
+_TEN_DIGITS = re.compile(r'[0-9](?=[0-9]{9})')
+_UUID_START = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-')
+
+
+def masked_in_json(text):
+    """Whether JSON text holds what the walk masks: a number of 10 digits or more, or a uuid."""
+    if not text.isascii():  # other digits are digits too (\d)
+        return _MASKED_IN_JSON.search(text) is not None
+    return _TEN_DIGITS.search(text) is not None or ('-' in text and _UUID_START.search(text) is not None)
 _JSON = json.JSONEncoder(sort_keys=True, separators=(',', ':'), ensure_ascii=False, check_circular=False)
 _SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
 
@@ -191,7 +202,7 @@ class Walker:
             text = _JSON.encode(v)
         except (TypeError, ValueError):
             return False
-        if _MASKED_IN_JSON.search(text):
+        if masked_in_json(text):
             return False
         b = text.encode('utf-8', 'surrogatepass')
         self.out.append(b'J%d:' % len(b))
