@@ -288,7 +288,8 @@ const CLAIM_AHEAD = 32;
 /** What claims' read-ahead read, kept so that the reads are not optimized away. */
 let readAhead = 0;
 
-const outcomeOf = (status: string): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : StepOutcome.PLAYING);
+/** A status as an outcome; one outside the contract throws (checkedStatus), after the two common tests. */
+const outcomeOf = (status: unknown): number => (status === 'won' ? StepOutcome.WON : status === 'lost' ? StepOutcome.LOST : (checkedStatus(status), StepOutcome.PLAYING));
 
 /** `bytes` if it has room for `more` past `used`, else a copy of its first `used` at least twice as long. */
 function roomFor(bytes: Uint8Array, used: number, more: number): Uint8Array {
@@ -351,7 +352,7 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
       rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), rec.outcome[r], rec.node[r] !== -1 ? rec.node[r] : -2 - r, null);
       return;
     }
-    const o = outcomeOf(checkedStatus(game.status(next)));
+    const o = outcomeOf(game.status(next));
     rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
 

@@ -55,9 +55,10 @@ export function runWalks(game: Game, task: WalkTask): WalkResult {
         at[1] = n;
         // An unavailable action is a no-op of the reference agent: it counts as a step.
         if (action) state = game.step(state, action);
-        const status = checkedStatus(game.status(state));
+        const status = game.status(state);
         if (status !== 'playing') {
-          outcome = status === 'won' ? WalkEnd.WON : WalkEnd.LOST;
+          // Checked only here: most steps go on playing.
+          outcome = checkedStatus(status) === 'won' ? WalkEnd.WON : WalkEnd.LOST;
           break;
         }
       }
