@@ -25,6 +25,8 @@ export interface SyncRequest {
 
 export class SyncHost {
   private readonly thread: SyncWorker<SyncRequest, SyncReply>;
+  /** Set once a request went unanswered: the thread was stopped. */
+  private dead: string | null = null;
 
   constructor(command: HostCommand) {
     this.thread = new SyncWorker(WORKER, { command });
@@ -38,8 +40,14 @@ export class SyncHost {
   /** One request, answered before it returns; throws PythonError. */
   call(header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number): Message {
     // The worker enforces timeoutMs (and kills the process); this wait only guards against a dead worker.
+    if (this.dead) throw new PythonError('timeout', this.dead);
     const reply = this.thread.request({ header, blobs, timeoutMs }, timeoutMs > 0 ? timeoutMs + 10_000 : undefined);
-    if (!reply) throw new PythonError('timeout', `the Python process did not answer '${String(header.op)}' in time`);
+    if (!reply) {
+      // its answer may still come: stop the thread so that no later request reads it as its own
+      this.dead = `the Python process did not answer '${String(header.op)}' in time`;
+      this.thread.terminate();
+      throw new PythonError('timeout', this.dead);
+    }
     if ('error' in reply) throw new PythonError(reply.error.kind, reply.error.message, reply.error.detail);
     return reply.message;
   }
