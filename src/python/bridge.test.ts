@@ -116,6 +116,15 @@ describe('the Python bridge on the fixture games', () => {
     expect(one.python!.clicks!.classes).toBeLessThan(complete.python!.clicks!.classes);
   });
 
+  it('stops at a state whose available actions are not those the game was loaded with, naming the path, instead of calling the level unwinnable', async () => {
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'act1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const crash = (await exploreGraph(game, { level: 1, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(crash).toBeInstanceOf(GameCrash);
+    expect(crash.actions).toEqual(['ACTION1']);
+    expect(crash.reason).toMatch(/available actions became \[1, 2, 5\], not \[1, 2\] as when it was loaded/);
+  });
+
   it('names a crash: game, level, the actions from the level start and the traceback frame in the game', async () => {
     const err = await exploreGraph(open('bad1'), { level: 1, workers: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GameCrash);

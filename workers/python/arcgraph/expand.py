@@ -39,6 +39,15 @@ class Records:
         self.bytes_end.append(self.length)
 
 
+def fixed_actions(rt, fd):
+    """The graph steps the actions the game offered when loaded, in every state: a game that offers
+    others later would have moves the graph misses (and a 'no win is reachable' that is false)."""
+    offered = fd.available_actions
+    if offered != rt.actions and sorted(int(a) for a in offered) != rt.actions:
+        raise GameError('exception', f"the game's available actions became {sorted(int(a) for a in offered)}, not {rt.actions} as when it was loaded: "
+                        'arcgraph explores one set of actions for every state, so this graph would miss moves', '')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -79,6 +88,7 @@ class Expander:
                 self.current = code
                 live = rt.restore(snap)
                 fd = rt.step(live, code)
+                fixed_actions(rt, fd)
                 return live, fd, rt.digest(live, settled(fd))
 
             def record(code, bit, cells, result):
