@@ -148,10 +148,16 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
     const status = game.status(next);
     out.status = status;
     if (!(STATUSES as readonly unknown[]).includes(status)) faults.push({ check: 'malformed-transition', message: `status returned ${JSON.stringify(status)}, not playing, won or lost` });
+    const asked = game.status(next);
+    if (asked !== status) faults.push({ check: 'nondeterminism', message: `asking the status of one state twice gave ${JSON.stringify(status)}, then ${JSON.stringify(asked)}` });
     for (let r = 0; r < (opts.restep ?? 1); r++) {
-      const again = game.encode(game.step(pre, action));
-      if (!sameBytes(again, nextBytes)) {
+      const againState = game.step(pre, action);
+      if (!sameBytes(game.encode(againState), nextBytes)) {
         faults.push({ check: 'nondeterminism', message: 'stepping the same state with the same action again gave another successor' });
+        break;
+      }
+      if (game.status(againState) !== status) {
+        faults.push({ check: 'nondeterminism', message: 'stepping the same state with the same action again gave a successor with another status' });
         break;
       }
     }
@@ -171,6 +177,7 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
       if (!sameLayers(game.render(next), layers)) faults.push({ check: 'impure-render', message: 'rendering the same state twice gave different frames' });
       const copy = game.decode(nextBytes);
       if (!sameBytes(game.encode(copy), nextBytes)) faults.push({ check: 'non-canonical-identity', message: 'decode(encode(state)) encodes to other bytes' });
+      else if (game.status(copy) !== status) faults.push({ check: 'non-canonical-identity', message: 'a decode(encode(state)) copy has another status: status reads state the bytes do not hold' });
       else if (!sameLayers(game.render(copy), layers)) faults.push({ check: 'impure-render', message: 'a decode(encode(state)) copy renders a different frame: render reads state the bytes do not hold' });
       const seen = opts.identity?.check(nextBytes, layers, opts.tag);
       if (seen) faults.push(seen);

@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
 import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../parallel/index.js';
-import { StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import { FULLY_CHECKED, StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
 import { budgetBytes, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
@@ -411,8 +411,10 @@ class Coordinator {
     const { opened, expander } = this;
     const batch: Batch = { ids, states, ends };
     this.handedOut += ids.length;
-    // The root's batch checks every transition's identity: a fault at reset is seen at once.
-    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(ids[0] === 0 && { checkAll: true }) };
+    // The first states' every transition has its identity checked (a fault at reset is seen at once).
+    let checkFirst = 0;
+    while (checkFirst < ids.length && ids[checkFirst] < (opened.fullyChecked ?? FULLY_CHECKED)) checkFirst++;
+    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(checkFirst > 0 && { checkFirst }) };
     const result: Promise<ClaimedBatch | ExpandResult> = this.claimInWorkers ? expander.runAndClaim!(task, this.table.handle, this.tickets.handle) : expander.run(task);
     if (first) this.inflight.addFirst(batch, result);
     else this.inflight.add(batch, result);

@@ -23,8 +23,12 @@ export interface ExpandTask {
   states: Uint8Array;
   /** End offset of each state in `states`. */
   ends: Uint32Array;
-  /** Check the identity of every transition, not a sample (the root's batch: a fault at reset is seen at once). */
-  checkAll?: boolean;
+  /**
+   * The batch's first this many states have the identity of every transition checked, not a
+   * sample: those among the exploration's first FULLY_CHECKED states, so that a small level, and a
+   * fault at reset, is checked whole.
+   */
+  checkFirst?: number;
 }
 
 /**
@@ -35,6 +39,9 @@ export interface ExpandTask {
  */
 export const IDENTITY_SAMPLE = 255;
 
+/** States (in BFS order, the root first) whose every transition has its identity checked. */
+export const FULLY_CHECKED = 1024;
+
 /** A sampled transition whose identity did not hold: which state of the batch, which action, what differed. */
 export interface IdentityFault {
   state: number;
@@ -42,10 +49,22 @@ export interface IdentityFault {
   message: string;
 }
 
-/** Why a transition's identity does not hold, or undefined (the game may throw here: the caller reports it as a step's exception). */
-function identityFault(game: Game, state: unknown, a: Action, bytes: Uint8Array): string | undefined {
-  if (!sameBytes(game.encode(game.decode(bytes)), bytes)) return 'decoding a state and encoding it again gave other bytes: encode is not canonical';
-  if (!sameBytes(game.encode(game.step(state, a)), bytes)) return 'the same step taken again gave other bytes: encode is not canonical or step is not deterministic';
+/**
+ * Why a transition's identity does not hold, or undefined (the game may throw here: the caller
+ * reports it as a step's exception). The successor's status counts as much as its bytes: states
+ * merged by their bytes must also end the same way.
+ */
+function identityFault(game: Game, state: unknown, a: Action, next: unknown, bytes: Uint8Array): string | undefined {
+  const copy = game.decode(bytes);
+  if (!sameBytes(game.encode(copy), bytes)) return 'decoding a state and encoding it again gave other bytes: encode is not canonical';
+  const status = game.status(next);
+  const asked = game.status(next);
+  if (asked !== status) return `asking the status of one state twice gave ${JSON.stringify(status)}, then ${JSON.stringify(asked)}: status is not a function of the state`;
+  const copied = game.status(copy);
+  if (copied !== status) return `a decode(encode(state)) copy has status ${JSON.stringify(copied)} where the state has ${JSON.stringify(status)}: status reads state the bytes do not hold`;
+  const again = game.step(state, a);
+  if (!sameBytes(game.encode(again), bytes)) return 'the same step taken again gave other bytes: encode is not canonical or step is not deterministic';
+  if (game.status(again) !== status) return 'the same step taken again gave a successor with another status: step or status is not deterministic';
   return undefined;
 }
 
@@ -324,7 +343,7 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
   const clicks = game.actions.includes(GameAction.ACTION6);
   let error: ExpandResult['error'];
   let identity: IdentityFault | undefined;
-  const checkAll = task.checkAll === true;
+  const checkFirst = task.checkFirst ?? 0;
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
@@ -337,8 +356,10 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
     const next = game.step(state, a);
     const bytes = checkedBytes(game.encode(next));
     fingerprintInto(bytes, fp);
-    if (!identity && (checkAll || (fp.lo & IDENTITY_SAMPLE) === 0)) {
-      const message = identityFault(game, state, a, bytes);
+    if (!identity && (s < checkFirst || (fp.lo & IDENTITY_SAMPLE) === 0)) {
+      // a beat: the step taken again gets a step limit of its own from the watchdog
+      at[3]++;
+      const message = identityFault(game, state, a, next, bytes);
       if (message) identity = { state: s, action: actionCode(a), message };
     }
     const r = rec.latest(fp.lo, fp.hi);

@@ -43,6 +43,13 @@ describe('explore under the step watchdog', () => {
     expect(result.fullyExplored).toBe(true);
   }, 60_000);
 
+  it('gives the step a checked transition takes again a limit of its own: two 1.2 s steps under a 2 s limit are no hang', async () => {
+    const steady = await loadGame(join(__dirname, '../../test/fixtures/faults/steady.ts'));
+    // Every transition of the first states is checked: right from cell 5 is stepped twice in a row.
+    const { result } = await exploreGraph(steady, { level: 1, workers: 1, stepSeconds: 2 });
+    expect(result).toMatchObject({ fullyExplored: true, nodes: 7, identityWarning: null });
+  }, 60_000);
+
   it('reports a step that throws with its path, as before', async () => {
     const boom = await loadGame(fixture('boom'));
     const err = (await exploreGraph(boom, { level: 1, workers: 2 }).catch((e: unknown) => e)) as GameCrash;

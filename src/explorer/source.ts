@@ -56,6 +56,8 @@ export interface OpenedLevel extends OpenedGame {
   expander(watchdog: Watchdog, heapMb?: number): Expander;
   /** Game steps a batch should carry, when the default does not suit (Python steps cost about a millisecond). */
   batchSteps?: number;
+  /** States (the root first) whose every transition has its identity checked, when FULLY_CHECKED costs too much. */
+  fullyChecked?: number;
   /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
   readonly stepsPerState?: number;
   /** The first `states` states of a batch `expander` returned were merged into the graph (what `describe` counts must count those alone). */
@@ -112,6 +114,9 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task), abandon: () => py.abandon() }),
       // About 128 steps (a tenth of a second or two) a batch: the pipe is amortised and a limit is seen soon.
       batchSteps: 128,
+      // A Python step is a millisecond or more (lp85's click classes: 30 a state): every transition of
+      // the first 4 states is taken again, then the sample's 1 in 256.
+      fullyChecked: 4,
       get stepsPerState() {
         return py.stepsPerState;
       },

@@ -177,6 +177,29 @@ const CASES: Case[] = [
     },
   },
   {
+    fixture: 'faults/hiddenstatus',
+    fault: 'a status that reads state the bytes do not hold',
+    // Merged by their bytes, states that end differently: the explorer checks every transition of its first states.
+    explore: { code: 0, json: (r) => expect(r.identityWarning).toEqual({ message: expect.stringMatching(/copy has status "playing" where the state has "lost"/), actions: ['ACTION3'] }) },
+    random: { code: 0 },
+    qualify: { code: 1, checks: ['non-canonical-identity'], actions: 1 },
+    sweep: (level) => {
+      expect(level.outcome).toBe('fail');
+      expect(level.reasons.join(' ')).toMatch(/identity is unstable .*status reads state the bytes do not hold/);
+    },
+  },
+  {
+    fixture: 'faults/flipstatus',
+    fault: 'a status that is not a function of the state',
+    explore: { code: 0, json: (r) => expect(r.identityWarning).toEqual({ message: expect.stringMatching(/status of one state twice gave/), actions: ['ACTION4', 'ACTION4'] }) },
+    random: { code: 0 },
+    qualify: { code: 1, checks: ['nondeterminism'], actions: 2 },
+    sweep: (level) => {
+      expect(level.outcome).toBe('fail');
+      expect(level.reasons.join(' ')).toMatch(/identity is unstable .*status of one state twice/);
+    },
+  },
+  {
     fixture: 'faults/liar',
     fault: 'click targets that lie',
     // The explorer trusts the partition (one class: 4 states); qualification checks it.
