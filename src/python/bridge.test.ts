@@ -125,6 +125,23 @@ describe('the Python bridge on the fixture games', () => {
     expect(crash.reason).toMatch(/available actions became \[1, 2, 5\], not \[1, 2\] as when it was loaded/);
   });
 
+  it('warns when the same step taken again gives another state, and when a step changes the module (state the graph cannot see)', async () => {
+    const apart = (id: string): PythonGame => {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', id), { engine: FIXTURE_ENGINE });
+      opened.push(game);
+      return game;
+    };
+    // rnd1 draws from Python's random module: the root's every transition is taken again.
+    const noisy = await exploreGraph(apart('rnd1'), { level: 1, workers: 1 });
+    expect(noisy.result.identityWarning).toEqual({ message: expect.stringMatching(/^the same step taken again from the restored state gave another successor/), actions: ['ACTION1'] });
+    // glb1 counts in a module global: one state and no win, and a warning that says why.
+    const global = await exploreGraph(apart('glb1'), { level: 1, workers: 1 });
+    expect(global.result.nodes).toBe(1);
+    expect(global.result.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed COUNT in the game's module/), actions: ['ACTION1'] });
+    // A deterministic game that keeps its state in the game object: no warning, at any worker count.
+    for (const workers of [1, 2]) expect((await exploreGraph(open('hid1'), { level: 1, workers })).result.identityWarning).toBeNull();
+  });
+
   it('names a crash: game, level, the actions from the level start and the traceback frame in the game', async () => {
     const err = await exploreGraph(open('bad1'), { level: 1, workers: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GameCrash);

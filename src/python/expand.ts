@@ -9,6 +9,8 @@ import { i32, u16, u32 } from './protocol.js';
 export interface SnapshotBatch {
   states: Uint8Array;
   ends: Uint32Array;
+  /** The batch's first states whose every transition is taken again (the explorer's ExpandTask.checkFirst). */
+  checkFirst?: number;
 }
 
 /** The successor records of a batch, in the layout of the explorer's ExpandResult (src/explorer/expand.ts). */
@@ -25,6 +27,8 @@ export interface BatchRecords {
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
   error?: { state: number; action: number; message: string; kind?: PyFaultKind };
+  /** The first transition taken again from its restored state that gave another successor or status. */
+  identity?: { state: number; action: number; message: string };
 }
 
 /** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */
@@ -118,7 +122,7 @@ export class PythonLevel {
     const steps = batch.ends.length * Math.max(1, game.actions.length);
     let m;
     try {
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0 }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
     } catch (err) {
       // A step that never returned (its process was killed): the crash of the state it was on.
       if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
@@ -132,6 +136,8 @@ export class PythonLevel {
     if (fc) this.collisions.set(Number(m.header.pid ?? 0), fc);
     const result: BatchRecords = { steps: u32(stepsB), recordEnds: u32(endsB), ...fingerprints(digests, count), keys, cells: u16(cells), action: u16(action), outcome, node: i32(node), bytes, bytesEnd: u32(bytesEnd) };
     this.statTotals.set(result, u32(totals));
+    const identity = m.header.identity as BatchRecords['identity'];
+    if (identity) result.identity = { state: Number(identity.state), action: Number(identity.action), message: String(identity.message) };
     const error = m.header.error as { state: number; action: number; message: string; kind: string } | undefined;
     if (error) {
       // The records of the failed state are left out, as the explorer's own kernel leaves them.

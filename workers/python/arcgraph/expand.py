@@ -4,6 +4,7 @@ import zlib
 from array import array
 
 from .clicks import partition
+from .identity import module_state
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
@@ -58,9 +59,15 @@ class Expander:
         self.exploration = None
         self.sent = set()
         self.collisions = None
+        self.identity_fault = None
 
-    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None):
+    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0):
+        """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
+        the others (by their successor's digest, so the same ones at any worker count), is taken
+        again from the restored state: the first that gives another successor or status is left in
+        `identity_fault` (state, action, message)."""
         rt = self.rt
+        self.identity_fault = None
         if exploration != self.exploration or len(self.sent) > 4_000_000:
             self.exploration = exploration
             self.sent = set()
@@ -93,6 +100,9 @@ class Expander:
 
             def record(code, bit, cells, result):
                 live, fd, d = result
+                if self.identity_fault is None and (s < check or d[0] == 0):
+                    # the module's own state is walked too, where it costs least: the batch's first state and the sample
+                    self.check_identity(s, level, code, result, outcome_of, s == 0 or d[0] == 0)
                 if self.collisions is not None:
                     self.collisions.see(d, live, settled(fd))
                 r = rec.latest.get(d, -1)
@@ -133,6 +143,28 @@ class Expander:
             record_ends.append(len(rec.digests))
             totals.extend(stats[k] for k in STAT_KEYS)
         return rec, steps, record_ends, error, totals
+
+    def check_identity(self, s, level, code, result, outcome_of, module):
+        rt = self.rt
+        live, fd, d = result
+        status = rt.status(live[0], fd, level)
+        before = module_state(rt.identity, rt.loaded.module) if module else None
+        again_live, again_fd, again = outcome_of(code)
+        changed = None
+        if before is not None:
+            after = module_state(rt.identity, rt.loaded.module)
+            changed = next((name for name in after if after[name] != before.get(name)), None)
+        if changed is not None:
+            message = (f'the step changed {changed} in the game\'s module: the game keeps state in module globals or class '
+                       'attributes, which its snapshot does not hold and its identity does not see')
+        elif again != d:
+            message = ('the same step taken again from the restored state gave another successor: the game is not '
+                       'deterministic, or keeps state its snapshot does not hold (module globals, class attributes)')
+        elif rt.status(again_live[0], again_fd, level) != status:
+            message = 'the same step taken again from the restored state gave a successor with another status'
+        else:
+            return
+        self.identity_fault = {'state': s, 'action': code, 'message': message}
 
     def click_classes(self, snap, record, outcome_of, verify, stats):
         """Steps one cell of each class, and up to `verify` more of each larger class; a class whose

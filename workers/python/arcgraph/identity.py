@@ -332,6 +332,25 @@ class Walker:
             out.append(b'c' + str(getattr(v, '__module__', '?')).encode() + b'.' + str(getattr(v, '__qualname__', type(v).__name__)).encode() + b';')
 
 
+def module_state(identity, module):
+    """The walk of what the game's module holds besides code, name by name: its globals and its
+    classes' attributes. A snapshot of the game object does not hold them, so a step that changes
+    them keeps state the graph cannot see."""
+    own = module.__name__
+    parts = {}
+    for key, value in vars(module).items():
+        if key.startswith('__') or isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType)):
+            continue
+        if isinstance(value, type):
+            if value.__module__ == own:
+                for attr, v in vars(value).items():
+                    if not attr.startswith('__') and not callable(v) and not isinstance(v, (staticmethod, classmethod, property)):
+                        parts[f'{key}.{attr}'] = identity.value_bytes(v)
+            continue
+        parts[key] = identity.value_bytes(value)
+    return parts
+
+
 class Identity:
     """Digests of states: `mode` 'state' (frame and game object) or 'frame' (the frame alone)."""
 
@@ -348,6 +367,12 @@ class Identity:
                 break
             if self.sprite_type:
                 break
+
+    def value_bytes(self, value):
+        """The walk of any value (objects in the shared registry by their key)."""
+        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type)
+        w.walk(value)
+        return b''.join(w.out)
 
     def walk_bytes(self, game):
         w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type)
