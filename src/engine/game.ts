@@ -64,6 +64,13 @@ export interface Game<S = any> {
   status(state: S): Status;
   /** One or more 64x64 layers; the last is the settled frame. */
   render(state: S): Frame[];
+  /**
+   * True when render's layers before the last are the animation of the step that reached the state,
+   * not a function of the state (a real ARC game: its identity holds the settled frame only), so
+   * two states of equal identity may show different animations: they are compared by their settled
+   * frames alone.
+   */
+  readonly stepLayers?: boolean;
   /** Canonical identity bytes: equal states give identical bytes, and they hold all hidden state. */
   encode(state: S): Uint8Array;
   /** Inverse of `encode`: ships states between threads. */

@@ -79,6 +79,8 @@ export class PythonGame implements Game<PyState> {
   readonly levels: number;
   /** Level 1 of an ARC-AGI-3 game is its tutorial (exempt from the random-win threshold). */
   readonly tutorialLevels = 1;
+  /** The frames of a state are those of the step that made it (Game.stepLayers). */
+  readonly stepLayers = true;
   readonly actions: readonly PlayerAction[];
   readonly baselineActions?: readonly number[];
   readonly info: PythonInfo;
@@ -208,12 +210,16 @@ export class PythonGame implements Game<PyState> {
     return new PySession(this, startLevel);
   }
 
+  /**
+   * The latest state made with each identity, so `decode(encode(state))` gives back `state` itself
+   * while it is the latest: states of equal identity differ in what the identity leaves out, their
+   * frames' animation layers (those of the step that reached each) and their level and status (a
+   * level's win is the next level's start). The first one made is the wrong one to give back.
+   */
   private remember(state: PyState): PyState {
     const key = hex(state.digest);
-    if (!this.known.has(key)) {
-      if (this.known.size >= 10_000) this.known.delete(this.known.keys().next().value!);
-      this.known.set(key, state);
-    }
+    if (!this.known.delete(key) && this.known.size >= 10_000) this.known.delete(this.known.keys().next().value!);
+    this.known.set(key, state);
     return state;
   }
 

@@ -103,7 +103,8 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
   const guid = randomUUID();
   const lines: RecordedFrameData[] = [];
   const successors = new Map<string, string>();
-  const identity = new IdentityFrames<unknown>(latin1, framesDigest);
+  // A game whose earlier layers belong to the step (stepLayers) shows a state's identity by its settled frame.
+  const identity = new IdentityFrames<unknown>(latin1, game.stepLayers ? (layers) => framesDigest(layers.slice(-1)) : framesDigest);
   const stepLimitMs = options.stepLimitMs ?? 1000;
   let divergence: Divergence | undefined;
   let steps = 0;

@@ -120,6 +120,22 @@ describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
     expect(level2.python!.levelStart).toBe('played');
   });
 
+  it('replays a recording past a level change whose animation reaches a state shown again by a later no-op step (lp85)', () => {
+    // Click (2, 29) five times wins lp85 level 1 (two layers: the change animates); the sixth click
+    // does nothing on level 2, so its successor has the level start's identity, with one layer. The
+    // checks must not take the animation of the step that first reached a state for the state's own.
+    const g = game('lp85', { graphBuilder: false });
+    const click = parseAction('ACTION6(2,29)');
+    const { lines, outcome } = recordActions(g, Array.from({ length: 6 }, () => click));
+    expect(outcome.levels_completed).toBe(1);
+    expect(lines.map((l) => l.frame.length)).toEqual([1, 1, 1, 1, 1, 2, 1]);
+    const file = join(dir, 'lp85.level2.recording.jsonl');
+    writeRecordingLines(file, lines);
+    const replay = replayRecording(g, readRecording(file));
+    expect(replay.divergence).toBeUndefined();
+    expect(replay.reproduced).toBe(true);
+  });
+
   it('runs explore, random, qualify and replay from the command line', () => {
     const folder = join(ARC_GAMES, 'tu93');
     const ex = cli('explore', folder, '--level', '1', '--max-nodes', '60', '--json', '--graph-builder');
