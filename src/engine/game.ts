@@ -1,5 +1,5 @@
 import { CELLS, GRID, GameAction, type Action, type PlayerAction } from './actions.js';
-import type { GameSession } from './runtime.js';
+import type { GameSession, SessionOptions } from './runtime.js';
 
 /** A frame: 64x64 colour indices 0..15, row-major (index = y*64 + x). */
 export type Frame = Uint8Array;
@@ -84,7 +84,7 @@ export interface Game<S = any> {
    * Optional: sessions the game runs itself (a real ARC game: the engine's perform_action, with its
    * RESET rules and level progression). Without it, replay and play use the runtime's Session.
    */
-  session?(startLevel: number): GameSession<S>;
+  session?(startLevel: number, options?: SessionOptions): GameSession<S>;
 }
 
 /** One class of equivalent clicks: a representative cell and how many cells it stands for. */

@@ -152,6 +152,18 @@ describe('refused actions', () => {
     expect(s.act(RESET).full_reset).toBe(true); // still nothing done in the level
   });
 
+  it('plays an unavailable action as an action that leaves the state unchanged when the session accepts them', () => {
+    const s = new Session(ruin, 1, { acceptUnavailable: true });
+    const start = s.act(RESET);
+    const state = s.gameState;
+    const fd = s.act({ id: GameAction.ACTION1 });
+    expect(s.gameState).toBe(state);
+    expect([fd.state, fd.levels_completed, fd.full_reset, fd.action_input.id]).toEqual(['NOT_FINISHED', 0, false, GameAction.ACTION1]);
+    expect(fd.frame).toEqual(start.frame);
+    expect(s.act(RESET).full_reset).toBe(false); // it was an action: the level resets, not the game
+    expect(() => s.act({ id: GameAction.ACTION6, x: 64, y: 0 })).toThrow('click outside the grid');
+  });
+
   it.each([
     [64, 0],
     [0, -1],

@@ -27,15 +27,24 @@ export interface GameSession<S = unknown> {
   act(action: Action): FrameData;
 }
 
+export interface SessionOptions {
+  /**
+   * Accept an action the game does not list (default false: refused with an ActionError). ARC
+   * agents send them (the reference random agent draws from ACTION1..7) and the engine plays them
+   * as actions that leave the state unchanged, so a replay of their recordings must too.
+   */
+  acceptUnavailable?: boolean;
+}
+
 /** A session of `game` begun at `startLevel`: the game's own sessions where it has them (a real ARC game's engine), else Session. */
-export function openSession<S>(game: Game<S>, startLevel = 1): GameSession<S> {
-  return game.session ? game.session(startLevel) : new Session(game, startLevel);
+export function openSession<S>(game: Game<S>, startLevel = 1, options: SessionOptions = {}): GameSession<S> {
+  return game.session ? game.session(startLevel, options) : new Session(game, startLevel, options);
 }
 
 /** The checks a session makes before any action reaches the game: one ActionError line each. */
-export function checkSessionAction(game: Game, state: SessionState, action: Action): void {
+export function checkSessionAction(game: Game, state: SessionState, action: Action, options: SessionOptions = {}): void {
   if (action.id === GameAction.RESET) return;
-  if (!game.actions.includes(action.id as never)) {
+  if (!options.acceptUnavailable && !game.actions.includes(action.id as never)) {
     throw new ActionError(`${ACTION_NAMES[action.id] ?? `action ${action.id}`} is not available in ${game.id} (available: ${game.actions.map((a) => ACTION_NAMES[a]).join(', ')})`);
   }
   if (action.id === GameAction.ACTION6) {
@@ -66,6 +75,7 @@ export class Session<S = unknown> implements GameSession<S> {
   constructor(
     readonly game: Game<S>,
     readonly startLevel = 1,
+    private readonly options: SessionOptions = {},
   ) {
     if (!Number.isInteger(startLevel) || startLevel < 1 || startLevel > game.levels) {
       throw new ActionError(`level ${startLevel} does not exist: ${game.id} has levels 1..${game.levels}`);
@@ -91,9 +101,12 @@ export class Session<S = unknown> implements GameSession<S> {
   act(action: Action): FrameData {
     const { game } = this;
     if (action.id === GameAction.RESET) return this.reset(action);
-    checkSessionAction(game, this.state, action);
+    checkSessionAction(game, this.state, action, this.options);
     this.actionCount++;
     this.actionsThisLevel++;
+    // An unavailable action is an action that leaves the state unchanged (a game's step is only
+    // defined for its own actions); it still counts for RESET, as in the engine's perform_action.
+    if (!game.actions.includes(action.id as never)) return this.frameData(action, game.render(this.current), false);
     const next = game.step(this.current, action);
     const status = checkedStatus(game.status(next));
     const layers = game.render(next);

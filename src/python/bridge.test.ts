@@ -302,6 +302,21 @@ describe('the Python side of the seeded player, sessions and random play', () =>
     const first = session.act({ id: 0 });
     expect([first.levels_completed, first.full_reset, session.currentLevel]).toEqual([1, true, 2]);
   });
+
+  it('replays an unavailable action through the engine’s perform_action, as the TypeScript runtime does', async () => {
+    const { parseRecording, recordActions, recordingText, replayRecording } = await import('../recording/index.js');
+    const game = open('hid1'); // actions ACTION1..3; its step ignores ACTION4 and counts it, as the engine does
+    const [reset, right] = recordActions(game, [{ id: 2 }]).lines;
+    const noop = { ...structuredClone(reset), action_input: { id: 4, data: {} }, full_reset: false };
+    const levelReset = { ...structuredClone(reset), full_reset: false };
+    const replay = replayRecording(game, parseRecording(recordingText([reset, noop, levelReset, right]), 'hid1.jsonl'));
+    expect(replay.divergence).toBeUndefined();
+    expect(replay.steps).toBe(4);
+    // A session that does not accept them still refuses one.
+    const strict = game.session(1);
+    strict.act({ id: 0 });
+    expect(() => strict.act({ id: 4 })).toThrow('ACTION4 is not available in hid1');
+  });
 });
 
 describe('qualify on a Python game', () => {

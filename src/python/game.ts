@@ -4,7 +4,7 @@
  * (for the sequential algorithms), and the heavy kernels (expand, walks, fuzz) on a pool of processes.
  */
 import { actionCode, type Action, type PlayerAction } from '../engine/index.js';
-import type { Frame, Game, Status } from '../engine/index.js';
+import type { Frame, Game, SessionOptions, Status } from '../engine/index.js';
 import { InputError } from '../errors.js';
 import { arcGameFile, hostCommand, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
 import { PythonPool } from './pool.js';
@@ -206,8 +206,8 @@ export class PythonGame implements Game<PyState> {
   }
 
   /** A session played with the engine's perform_action (replay, play, reproductions). */
-  session(startLevel: number): PySession {
-    return new PySession(this, startLevel);
+  session(startLevel: number, options?: SessionOptions): PySession {
+    return new PySession(this, startLevel, options);
   }
 
   /**

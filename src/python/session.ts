@@ -1,5 +1,5 @@
 /** A session of a Python game: the engine's own perform_action (RESET rules, level progression), played in the game's own process. */
-import { ActionError, actionCode, checkSessionAction, GameAction, type Action, type FrameData, type GameSession, type SessionState } from '../engine/index.js';
+import { ActionError, actionCode, checkSessionAction, GameAction, type Action, type FrameData, type GameSession, type SessionOptions, type SessionState } from '../engine/index.js';
 import type { Frame } from '../engine/index.js';
 import type { PythonGame, PyState } from './game.js';
 
@@ -17,6 +17,7 @@ export class PySession implements GameSession<PyState> {
   constructor(
     private readonly game: PythonGame,
     readonly startLevel = 1,
+    private readonly options: SessionOptions = {},
   ) {
     if (!Number.isInteger(startLevel) || startLevel < 1 || startLevel > game.levels) {
       throw new ActionError(`level ${startLevel} does not exist: ${game.id} has levels 1..${game.levels}`);
@@ -44,7 +45,8 @@ export class PySession implements GameSession<PyState> {
   }
 
   act(action: Action): FrameData {
-    checkSessionAction(this.game, this.state, action);
+    // An accepted unavailable action goes to the engine: its perform_action decides what it does.
+    checkSessionAction(this.game, this.state, action, this.options);
     this.actionCount++;
     const m = this.game.call({ op: 'session', sid: this.sid, what: 'act', action: actionCode(action) }, [], 1);
     const h = m.header as { state: SessionState; levelsCompleted: number; winLevels: number; fullReset: boolean; level: number; layers: number };

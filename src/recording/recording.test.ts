@@ -161,9 +161,39 @@ describe('divergence', () => {
     expect(r.steps).toBe(4);
   });
 
-  it('treats an action the session refuses before any divergence as bad input naming the line', () => {
-    const text = tampered(2, (d) => (d.action_input.id = 1));
-    expect(() => replayRecording(ruin, parseRecording(text, 'bad.jsonl'))).toThrow(/^bad\.jsonl:2: ACTION1 is not available/);
+  it('treats an action the session refuses before any divergence (after WIN) as bad input naming the line', () => {
+    const won = recordActions(ruin, ruinWins(6)).lines;
+    const text = recordingText([...won, { ...structuredClone(won.at(-1)!), action_input: { id: GameAction.ACTION4, data: {} } }]);
+    expect(() => replayRecording(ruin, parseRecording(text, 'bad.jsonl'))).toThrow(/^bad\.jsonl:\d+: the game is won: only RESET continues/);
+  });
+});
+
+describe('unavailable actions (the reference agent sends them)', () => {
+  // ruin's actions are ACTION3 and ACTION4: ACTION1 and a click are unavailable.
+  const [reset, right] = recordActions(ruin, [RIGHT]).lines;
+  /** What the engine answers: the state unchanged, its frame, no full reset. */
+  const noop = (action: RecordedFrameData['action_input'], after: RecordedFrameData): RecordedFrameData => ({ ...structuredClone(after), action_input: action, full_reset: false });
+  const up = { id: GameAction.ACTION1, data: {} };
+  const clickAt = { id: GameAction.ACTION6, data: { x: 3, y: 4 } };
+
+  it('replays one as a step that leaves the state unchanged, its recorded fields checked', () => {
+    const text = recordingText([reset, noop(up, reset), noop(clickAt, reset), right, noop(up, right)]);
+    const r = replayRecording(ruin, parseRecording(text, 'noop.jsonl'));
+    expect(r).toMatchObject({ reproduced: true, steps: 5 });
+    expect(r.lines.map((l) => l.action_input.id)).toEqual([0, 1, 6, 4, 1]);
+    expect(r.lines[4].frame).toEqual(right.frame);
+  });
+
+  it('counts it as an action for RESET: a RESET after it resets the level, not the game', () => {
+    const levelReset = { ...structuredClone(reset), full_reset: false };
+    expect(replayRecording(ruin, parseRecording(recordingText([reset, noop(up, reset), levelReset]), 'r.jsonl')).reproduced).toBe(true);
+    const claimsFull = replayRecording(ruin, parseRecording(recordingText([reset, noop(up, reset), reset]), 'r.jsonl'));
+    expect(claimsFull.divergence).toMatchObject({ step: 3, field: 'full_reset', recorded: true, replayed: false });
+  });
+
+  it('diverges where the recording says it changed the state', () => {
+    const r = replayRecording(ruin, parseRecording(recordingText([reset, { ...noop(up, right) }]), 'r.jsonl'));
+    expect(r.divergence).toMatchObject({ step: 2, line: 2, action: 'ACTION1', field: 'frame' });
   });
 });
 

@@ -93,12 +93,14 @@ function checkTransition(game: Game, session: GameSession, action: Action, where
 }
 
 /**
- * Replays `recording` on `game`. An action the session refuses before any divergence (unavailable,
- * after GAME_OVER...) is bad input: an InputError naming the line. A recording that does not
- * begin with RESET starts from the reset state of the game.
+ * Replays `recording` on `game`. An unavailable action is played as the engine plays it (an action
+ * that leaves the state unchanged; a real ARC game's perform_action decides), as agents send them.
+ * An action the session refuses before any divergence (after GAME_OVER or WIN) is bad input: an
+ * InputError naming the line. A recording that does not begin with RESET starts from the reset
+ * state of the game.
  */
 export function replayRecording(game: Game, recording: Recording, options: ReplayOptions = {}): ReplayResult {
-  const session = openSession(game, startLevel(game, recording.steps[0]));
+  const session = openSession(game, startLevel(game, recording.steps[0]), { acceptUnavailable: true });
   if (recording.steps[0].action.id !== GameAction.RESET) session.act({ id: GameAction.RESET });
   const guid = randomUUID();
   const lines: RecordedFrameData[] = [];

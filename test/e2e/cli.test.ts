@@ -197,10 +197,17 @@ describe('arcgraph replay', () => {
     expect(plain.stdout).toContain('DIVERGES at step 4 (line 4, ACTION4)');
   });
 
+  it('replays an unavailable action as a step that leaves the state unchanged (exit 0), as the reference agent sends them', () => {
+    const lines = text().trimEnd().split('\n');
+    lines.splice(2, 0, lines[1].replace('"action_input":{"id":4', '"action_input":{"id":1'));
+    const r = cli(['replay', file('ruin.unavailable.jsonl', lines.join('\n') + '\n'), '--game', RUIN, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ reproduced: true, steps: 6 });
+  });
+
   it.each([
     ['a truncated recording', () => text().slice(0, -500), /:5: not valid JSON \(malformed or truncated line\)/],
     ['a malformed line', () => text().replace('\n', '\n{nope\n'), /:2: not valid JSON/],
-    ['an unavailable action', () => text().replace('"action_input":{"id":3', '"action_input":{"id":1'), /:5: ACTION1 is not available in ruin/],
     ['a click outside 0..63', () => text().replace('"action_input":{"id":3,"data":{}}', '"action_input":{"id":6,"data":{"x":3,"y":99}}'), /:5: click outside the grid: \(3, 99\)/],
   ])('rejects %s with exit 2, naming the line, and writes no --out file', (_what, make, message) => {
     const path = file('bad.jsonl', make());
