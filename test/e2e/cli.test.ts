@@ -197,6 +197,18 @@ describe('arcgraph replay', () => {
     expect(plain.stdout).toContain('DIVERGES at step 4 (line 4, ACTION4)');
   });
 
+  it('writes no --out file for a replay that diverges, and says why on stderr', () => {
+    const lines = text().trimEnd().split('\n');
+    lines[3] = lines[3].replace('"levels_completed":1', '"levels_completed":0');
+    const path = file('ruin.diverging-out.jsonl', lines.join('\n') + '\n');
+    const out = join(dir, 'ruin.diverging.replayed.jsonl');
+    const r = cli(['replay', path, '--game', RUIN, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('DIVERGES at step 4');
+    expect(r.stderr.trimEnd().split('\n')).toEqual([`arcgraph replay: --out ${out} not written: the replay diverges at step 4 (only a recording that reproduces is written)`]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('replays an unavailable action as a step that leaves the state unchanged (exit 0), as the reference agent sends them', () => {
     const lines = text().trimEnd().split('\n');
     lines.splice(2, 0, lines[1].replace('"action_input":{"id":4', '"action_input":{"id":1'));

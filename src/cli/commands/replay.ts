@@ -15,7 +15,8 @@ Replays a recording (ARC-AGI-3-Agents or arc-agi toolkit style) step by step wit
 checking state, levels_completed and frames, and names the first step that diverges.
   --game G    the game: a suite id or a module path (default: from the recording's game_id,
               the suite id being the part before '-')
-  --out FILE  write the replay as an ARC-AGI-3-Agents style recording
+  --out FILE  write the replay as an ARC-AGI-3-Agents style recording (only when it reproduces:
+              a replay that diverges writes nothing and says so on stderr)
   --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
 A real ARC game is replayed with the engine's own perform_action (RESET rules, level progression).
 ${STEP_USAGE}
@@ -56,7 +57,9 @@ const command: Command = {
     const game = resolved instanceof PythonGame ? resolved : threadedGame(resolved.module, stepSeconds);
     const result = replayRecording(game, recording);
     if (!(resolved instanceof PythonGame)) (game as ReturnType<typeof threadedGame>).close();
-    if (out !== undefined) writeRecordingLines(out, result.lines);
+    // Only a reproduced recording is written: the lines of a diverging replay stop at the divergence
+    // (or run on from a state the recording never had), a partial file that would replay as fine.
+    if (out !== undefined && result.reproduced) writeRecordingLines(out, result.lines);
     if (p.values.json) {
       const { steps, outcome, reproduced, divergence } = result;
       console.log(JSON.stringify({ file, game: game.id, style: recording.style, steps, outcome, reproduced, ...(divergence && { divergence }) }));
@@ -65,6 +68,7 @@ const command: Command = {
       console.log(`${file}: ${game.id}, ${recording.style} style, ${result.steps} steps replayed, ends ${end}`);
       console.log(result.reproduced ? 'reproduced: every recorded state, level count and frame matches' : `DIVERGES at ${result.divergence!.message}`);
     }
+    if (out !== undefined && !result.reproduced) console.error(`arcgraph replay: --out ${out} not written: the replay diverges at step ${result.divergence!.step} (only a recording that reproduces is written)`);
     return result.reproduced ? 0 : 1;
   },
 };
