@@ -60,6 +60,7 @@ export function parseRecording(text: string, file: string): Recording {
   const steps: RecordedStep[] = [];
   let style: RecordingStyle | undefined;
   let gameId: string | undefined;
+  let gameIdLine = 0;
   let scorecard: unknown;
   let scorecardLine = 0;
   lines.forEach((raw, index) => {
@@ -84,7 +85,9 @@ export function parseRecording(text: string, file: string): Recording {
     }
     const step = parseStep(data, line, fail);
     style ??= typeof (data.action_input as Json).id === 'number' ? 'agents' : 'toolkit';
-    gameId ??= step.gameId;
+    // One recording is one session of one game: another game_id is a spliced or corrupt file.
+    if (step.gameId !== undefined && gameId !== undefined && step.gameId !== gameId) fail(`game_id ${JSON.stringify(step.gameId)} differs from ${JSON.stringify(gameId)} of line ${gameIdLine}`);
+    if (gameId === undefined && step.gameId !== undefined) [gameId, gameIdLine] = [step.gameId, line];
     steps.push(step);
   });
   if (steps.length === 0) throw new InputError(`${file}: the recording has no steps`);
@@ -99,6 +102,8 @@ function parseStep(data: Json, line: number, fail: (why: string) => never): Reco
   if (id === GameAction.ACTION6) {
     const args = isObject(input.data) ? input.data : {};
     if (args.x === undefined || args.y === undefined) fail(`ACTION6 needs action_input.data.x and .y`);
+    // A wrong type is not a cell outside the grid: "2" would otherwise read as (2, ...) out of range.
+    if (!Number.isInteger(args.x) || !Number.isInteger(args.y)) fail(`ACTION6 x and y must be integers, got x ${JSON.stringify(args.x)}, y ${JSON.stringify(args.y)}`);
     try {
       action = checkedClick(args.x as number, args.y as number);
     } catch (err) {
