@@ -10,7 +10,7 @@ import { analyze } from '../analysis/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { clk1Twin, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, SLOW_GAME } from '../../test/support/python.js';
+import { clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, SLOW_GAME } from '../../test/support/python.js';
 import { engineNear, hostCommand } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
@@ -205,6 +205,18 @@ describe('the Python bridge on the fixture games', () => {
     expect(err.reason).toMatch(/^out of memory \(MemoryError\)/);
     expect(err.kind).toBe('out-of-memory');
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+  });
+
+  it('explores a level lost at its start (the engine steps RESET too) as one lost state, and qualify names the start', async () => {
+    const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const report = await explore(game, { level: 4, workers: 1 });
+    expect([report.nodes, report.terminals.lost, report.fullyExplored, report.pWin.exact && `${report.pWin.exact.p}/${report.pWin.exact.q}`]).toEqual([1, 1, true, '0/1']);
+    expect(game.status(game.init(4))).toBe('lost');
+    const { pythonFuzz } = await import('./fuzz.js');
+    const fuzz = await pythonFuzz(game, { level: 4, seed: 1, firstStream: 0, steps: 100, maxWalkSteps: 10, stepLimitMs: 1000, restepEvery: 10, crossEvery: 10, stepSeconds: 5 }, 1);
+    // The engine ignores actions once the game is over: no walk, no "returned no frame" findings.
+    expect([fuzz.steps, fuzz.faults, fuzz.resetFaults]).toEqual([0, [], [{ check: 'malformed-transition', message: 'the reset state of level 4 has status "lost", not playing' }]]);
   });
 
   it('says in one line what is missing: the interpreter or the engine, and how to install it', () => {

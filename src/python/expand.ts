@@ -113,7 +113,7 @@ export class PythonLevel {
     const clicks = this.game.actions.includes(6) ? root.moves - (this.game.actions.length - 1) : 0;
     this.stepsPerState = root.moves + (this.game.options.clicks === 'classes' ? clicks * Math.min(1, this.game.options.verify) : 0);
     const { lo, hi } = fingerprintInto(root.digest, { lo: 0, hi: 0 });
-    return { bytes: root.snapshot, lo, hi, status: 'playing' };
+    return { bytes: root.snapshot, lo, hi, status: root.status };
   }
 
   /** Expands a batch in one of the game's processes. */

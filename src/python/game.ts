@@ -64,6 +64,8 @@ export interface PyRoot {
   digest: Uint8Array;
   frame: Frame;
   levelStart: 'played' | 'set-level';
+  /** Its status: a game whose step loses on its RESET starts lost. */
+  status: Status;
   /** Why a known winning path could not be used (then set-level was). */
   note?: string;
   /** Moves from the start state (keys, and one per click class): how many steps expanding a state takes. */
@@ -165,7 +167,7 @@ export class PythonGame implements Game<PyState> {
     let root = this.roots.get(key);
     if (!root) {
       const m = this.call({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1);
-      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], moves: Number(m.header.moves) };
+      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], status: STATUS[Number(m.header.status)], moves: Number(m.header.moves) };
       if (typeof m.header.note === 'string') root.note = m.header.note;
       this.roots.set(key, root);
     }
@@ -176,7 +178,7 @@ export class PythonGame implements Game<PyState> {
 
   init(level: number): PyState {
     const root = this.root(level);
-    return this.remember({ snapshot: root.snapshot, digest: root.digest, status: 'playing', frames: [root.frame], level });
+    return this.remember({ snapshot: root.snapshot, digest: root.digest, status: root.status, frames: [root.frame], level });
   }
 
   step(state: PyState, action: Action): PyState {

@@ -9,7 +9,7 @@ from array import array
 from .expand import Expander
 from .levels import level_start
 from .rng import Rng, draw_action
-from .runtime import GameError, Runtime, settled
+from .runtime import LOST, PLAYING, GameError, Runtime, settled
 from .session import Session
 from .walks import Timing, code_of, run_walks
 
@@ -87,7 +87,7 @@ class Host:
         if 6 in rt.actions:
             from .clicks import partition
             moves += len(partition(game))
-        reply = {'levelStart': how, 'score': game._score, 'status': 0, 'moves': moves}
+        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game), 'moves': moves}
         if note:
             reply['note'] = note
         frame_bytes = frame.astype('uint8').tobytes()
@@ -153,6 +153,11 @@ class Host:
             live, frame, _, _ = level_start(rt, level, header.get('path'))
         except GameError as err:
             return {'steps': 0, 'walks': 0, 'wins': 0, 'faults': [], 'resetFaults': [{'check': 'exception', 'message': f'starting level {level} threw: {err.describe()}'}], 'timing': None, 'samples': []}, []
+        status = rt.start_status(live[0])
+        if status != PLAYING:
+            # The engine ignores actions once the game is over: walks from here would only report empty frames.
+            name = 'lost' if status == LOST else 'won'
+            return {'steps': 0, 'walks': 0, 'wins': 0, 'faults': [], 'resetFaults': [{'check': 'malformed-transition', 'message': f'the reset state of level {level} has status "{name}", not playing'}], 'timing': None, 'samples': []}, []
         result, samples = run_fuzz(rt, rt.pack(live), frame, level, int(header['seed']), int(header['firstStream']), int(header['steps']), int(header['maxWalkSteps']), float(header['stepLimitMs']), int(header['restepEvery']), int(header['crossEvery']))
         result['samples'] = [{'walk': w, 'step': n, 'action': c} for w, n, c, _, _ in samples]
         return result, [blob for _, _, _, pre, d in samples for blob in (pre, d)]

@@ -228,6 +228,12 @@ class Runtime:
             return WON
         return PLAYING
 
+    def start_status(self, game):
+        """Of a level's start: the engine calls step() for RESET too, so a level can start lost (or won)."""
+        if game._state == self.GameState.GAME_OVER:
+            return LOST
+        return WON if game._state == self.GameState.WIN else PLAYING
+
     def digest(self, live, frame):
         game, rng = live[0], live[1]
         d = self.identity.digest(game, frame)
