@@ -18,7 +18,7 @@ import { MAX_TICKET, TICKET_BLOCK, TicketIds } from './tickets.js';
 import { openLevel, type GameSource, type OpenedLevel, type RootState } from './source.js';
 import { ScheduleClock, type ScheduleStats } from './schedule.js';
 import { MAX_EDGES, Store } from './store.js';
-import type { PythonExploreInfo } from '../python/index.js';
+import { faultKindOf, isGameFault, type PythonExploreInfo } from '../python/index.js';
 
 export type StopReason = 'max-nodes' | 'max-edges' | 'max-steps' | 'max-seconds' | 'max-memory' | 'interrupted';
 
@@ -150,9 +150,10 @@ export async function exploreGraph(source: GameSource, options: ExploreOptions):
   try {
     root = await opened.root();
   } catch (err) {
-    // A real ARC game's start reports its own errors; a JavaScript game's init or encode threw here.
-    if (opened.python) throw err;
-    throw new GameCrash(opened.game.id, options.level, [], `the reset state cannot be built: ${err instanceof Error ? err.message : String(err)}`);
+    // A real ARC game's start reports its own errors (a level that does not exist is bad input), but
+    // the game's fault there (its constructor or RESET raised) is a crash at the reset, as a JavaScript game's init or encode throwing here.
+    if (opened.python && !isGameFault(err)) throw err;
+    throw new GameCrash(opened.game.id, options.level, [], `the reset state cannot be built: ${err instanceof Error ? err.message : String(err)}`, isGameFault(err) ? faultKindOf(err.kind) : 'crash');
   }
   const coordinator = new Coordinator(opened, options, root);
   await coordinator.run();

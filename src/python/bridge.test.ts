@@ -207,6 +207,35 @@ describe('the Python bridge on the fixture games', () => {
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
   });
 
+  it('names a step that ends its process as a crash with its actions: sys.exit and KeyboardInterrupt caught, os._exit by the heartbeat', async () => {
+    const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const reasons: string[] = [];
+    for (const level of [1, 2, 3]) {
+      const crash = (await exploreGraph(game, { level, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+      expect(crash).toBeInstanceOf(GameCrash);
+      expect([crash.kind, crash.actions]).toEqual(['crash', ['ACTION1', 'ACTION1', 'ACTION2']]);
+      reasons.push(crash.reason);
+    }
+    expect(reasons[0]).toMatch(/^SystemExit: the game tried to end its Python process \(exit code 3\) \(die1\.py:\d+ in step\)$/);
+    expect(reasons[1]).toBe('the game ended its Python process (exit code 0)');
+    expect(reasons[2]).toMatch(/^KeyboardInterrupt \(die1\.py:\d+ in step\)$/);
+    // Random play: the episode and step the vanished process was on, drawn again.
+    const { randomPlay } = await import('../random/index.js');
+    const walk = (await randomPlay(game, { level: 2, steps: 2000, workers: 2, maxAttemptSteps: 10 }).catch((e: unknown) => e)) as GameCrash;
+    expect(walk).toBeInstanceOf(GameCrash);
+    expect([walk.kind, walk.actions.at(-1), walk.actions.filter((a) => a === 'ACTION1').length]).toEqual(['crash', 'ACTION2', 2]);
+    expect(walk.reason).toMatch(/^the game ended its Python process \(exit code 0\) \(random episode \d+, seed 1\)$/);
+  });
+
+  it('reports a game whose constructor raises as a crash at every level’s reset, with no action', async () => {
+    const game = openPythonGame(faultGame('bin1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const crash = (await exploreGraph(game, { level: 1, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(crash).toBeInstanceOf(GameCrash);
+    expect(crash.message).toMatch(/^bin1 level 1 crashed after 0 actions from reset \[\]: the reset state cannot be built: starting the game threw: RuntimeError: level data missing \(bin1\.py:\d+ in __init__\)$/);
+  });
+
   it('explores a level lost at its start (the engine steps RESET too) as one lost state, and qualify names the start', async () => {
     const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
     opened.push(game);

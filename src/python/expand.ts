@@ -106,6 +106,8 @@ export class PythonLevel {
     await initIdentity();
     // The worker processes start (a second or more each: numpy, the game) while the root is computed.
     const warming = this.game.warm(this.workers);
+    // A start that fails ends the game's processes before they are all up: that is not another error.
+    warming.catch(() => undefined);
     const root = this.game.root(this.level);
     await warming;
     this.levelStart = root.levelStart;
@@ -124,11 +126,11 @@ export class PythonLevel {
     try {
       m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0 }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
     } catch (err) {
-      // A step that never returned (its process was killed): the crash of the state it was on.
-      if (!(err instanceof PythonError) || err.kind !== 'timeout' || err.detail.state === undefined) throw err;
+      // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
+      if (!(err instanceof PythonError) || (err.kind !== 'timeout' && err.kind !== 'exited') || err.detail.state === undefined) throw err;
       const n = batch.ends.length;
       const none = new Uint32Array(0);
-      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message, kind: 'hang' } };
+      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message, kind: err.kind === 'timeout' ? 'hang' : 'crash' } };
     }
     const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd, totals] = m.blobs;
     const count = keys.length;

@@ -48,6 +48,11 @@ class Heartbeat {
     return { stalled: now - this.since > stallMs, item: this.buf.readUInt32LE(4), sub: this.buf.readUInt32LE(8), action: this.buf.readUInt32LE(12) };
   }
 
+  /** Steps begun so far (the count check last saw: a death is a step's only when steps began since the last reply). */
+  get steps(): number {
+    return this.ticks;
+  }
+
   /** Restarts the clock (a new request begins). */
   restart(now: number): void {
     this.since = now;
@@ -79,6 +84,9 @@ export class PythonError extends Error {
 /** How a game's step failed (the explorer's FaultKind; this stage sits below the explorer). */
 export type PyFaultKind = 'crash' | 'hang' | 'out-of-memory';
 
+/** Whether a request failed for the game's fault (its code raised, hung, ate memory or ended the process), not arcgraph's. */
+export const isGameFault = (err: unknown): err is PythonError => err instanceof PythonError && ['exception', 'timeout', 'memory', 'exited'].includes(err.kind);
+
 /** The fault a game's step error is, from the host's GameError kind (timeout, memory or exception). */
 export const faultKindOf = (kind: unknown): PyFaultKind => (kind === 'timeout' ? 'hang' : kind === 'memory' ? 'out-of-memory' : 'crash');
 
@@ -108,6 +116,8 @@ export class PythonProcess {
   private readonly heartbeat: Heartbeat | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private ending = false;
+  /** Steps begun when the last reply came in. */
+  private stepsAtReply = -1;
   /** The host's hello: the game's metadata (or a load error). */
   readonly hello: Promise<Message>;
 
@@ -145,6 +155,7 @@ export class PythonProcess {
     });
     this.child.on('exit', (code, signal) => {
       this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      this.blameStep(code, signal);
       this.fail(new PythonError('died', `the Python process ${this.exited}${this.lastError()}`));
       this.heartbeat?.close();
     });
@@ -234,6 +245,23 @@ export class PythonProcess {
     }, 250);
   }
 
+  /**
+   * A process that died on its own (os._exit in a game, a crash in C, the kernel's OOM killer) while
+   * a step of its running request was under way: that request gets the step's name, as a hang does.
+   */
+  private blameStep(code: number | null, signal: NodeJS.Signals | null): void {
+    const hb = this.heartbeat;
+    if (!hb || this.ending || this.pending.size === 0) return;
+    const beat = hb.check(Infinity, performance.now());
+    if (hb.steps === this.stepsAtReply) return;
+    const oldest = Math.min(...this.pending.keys());
+    const running = this.pending.get(oldest)!;
+    this.pending.delete(oldest);
+    if (running.timer) clearTimeout(running.timer);
+    const why = signal === 'SIGKILL' ? 'its Python process was killed (SIGKILL: out of memory?)' : signal ? `its Python process was killed by ${signal}` : `the game ended its Python process (exit code ${code})`;
+    running.reject(new PythonError('exited', `${why}${this.lastError()}`, { state: beat.item, step: beat.sub, action: beat.action }));
+  }
+
   kill(): void {
     if (this.exited === undefined) this.child.kill('SIGKILL');
     this.ending = true;
@@ -256,6 +284,10 @@ export class PythonProcess {
     const id = Number(m.header.id ?? 0);
     const entry = this.pending.get(id);
     if (!entry) return;
+    if (this.heartbeat) {
+      this.heartbeat.check(Infinity, performance.now());
+      this.stepsAtReply = this.heartbeat.steps;
+    }
     this.pending.delete(id);
     if (entry.timer) clearTimeout(entry.timer);
     if (this.pending.size === 0) {

@@ -1,5 +1,6 @@
 /** Monte Carlo walks of a Python level: seeded episodes played in the game's processes (the draws of src/player). */
 import type { PythonGame } from './game.js';
+import { isGameFault } from './process.js';
 import { u32 } from './protocol.js';
 
 /** Episodes first..first+count-1 of a seeded random policy from a level's start. */
@@ -40,7 +41,14 @@ export class WalkCrash extends Error {
  * timing. Its process is killed if `abandon` aborts before the task is done (see Abandonment).
  */
 export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: number, abandon?: AbortSignal): Promise<{ steps: Uint32Array; end: Uint8Array; timing: StepTiming }> {
-  const start = game.root(task.level).snapshot;
+  let start: Uint8Array;
+  try {
+    start = game.root(task.level).snapshot;
+  } catch (err) {
+    // The game's fault at the level's start (its constructor or RESET raised): the first episode's, with no action.
+    if (isGameFault(err)) throw new WalkCrash(task.first, [], `the reset state cannot be built: ${err.message}`, err.kind);
+    throw err;
+  }
   const m = await game.run(workers, { op: 'walks', level: task.level, seed: task.seed, first: task.first, count: task.count, maxSteps: task.maxAttemptSteps, choices: task.choices }, [start], task.count * task.maxAttemptSteps, abandon);
   const error = m.header.error as { episode: number; actions: number[]; message: string; kind: string } | undefined;
   if (error) throw new WalkCrash(error.episode, error.actions, error.message, error.kind);

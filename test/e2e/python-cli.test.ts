@@ -1,9 +1,11 @@
 /** The command line on the Python fixture games (the stand-in engine): games, play, explore's Python options. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
-import { FIXTURE_ENGINE, fixtureGame, SLOW_GAME } from '../support/python.js';
+import { FIXTURE_ENGINE, faultGame, fixtureGame, SLOW_GAME } from '../support/python.js';
 
 const cli = (args: string[], input?: string) =>
   spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8', input, env: { ...process.env, ARCGRAPH_ARC_ENGINE: FIXTURE_ENGINE, ARCGRAPH_ARC_GAMES: '' } });
@@ -38,6 +40,24 @@ describe('the command line on Python games', () => {
     expect(JSON.parse(bad.stdout).python).toMatchObject({ levelStart: 'set-level', startNote: expect.stringMatching(/does not reach|not at the start/) });
     const wrong = cli(['explore', fixtureGame('hid1'), '--identity', 'hidden']);
     expect([wrong.status, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
+  });
+
+  it('reports faults beyond a step’s exception as crashes with their actions: exit 1, and a sweep counts them', () => {
+    const init = cli(['explore', faultGame('bin1')]);
+    expect([init.status, init.stderr]).toEqual([1, expect.stringMatching(/^arcgraph explore: bin1 level 1 crashed after 0 actions from reset \[\]: the reset state cannot be built: starting the game threw: RuntimeError: level data missing/)]);
+    const exit = cli(['explore', faultGame('die1'), '--level', '2']);
+    expect([exit.status, exit.stderr.trim()]).toEqual([1, 'arcgraph explore: die1 level 2 crashed after 3 actions from reset [ACTION1, ACTION1, ACTION2]: the game ended its Python process (exit code 0)']);
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyfaults-'));
+    try {
+      const sweep = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'faults'), '--out', out, '--no-history', '--budget', 'nodes=200,seconds=3,steps-scale=0.001,random-steps=200', '--json']);
+      expect(sweep.status).toBe(1);
+      const report = JSON.parse(sweep.stdout) as { games: { game: string; levels: { level: number; crash: { actions: string[]; reason: string } | null }[] }[] };
+      const crashes = report.games.flatMap((g) => g.levels.filter((l) => l.crash).map((l) => `${g.game}:${l.level} after ${l.crash!.actions.length}`));
+      expect(crashes).toEqual(['bin1:1 after 0', 'die1:1 after 3', 'die1:2 after 3', 'die1:3 after 3']);
+      expect(sweep.stderr).toMatch(/4 crashed/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('ends once its result is out, though the game still runs a batch the search left (16 s of steps)', () => {

@@ -17,8 +17,9 @@ sys.stdout = sys.stderr
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from arcgraph import framing  # noqa: E402
-from arcgraph.host import Host  # noqa: E402
+from arcgraph.host import BrokenHost, Host  # noqa: E402
 from arcgraph.loader import LoadError  # noqa: E402
+from arcgraph.runtime import StartError  # noqa: E402
 
 
 def write_all(data):
@@ -40,10 +41,12 @@ def main():
     args = parser.parse_args()
     try:
         host = Host(args)
+    except StartError as err:
+        host = BrokenHost(err)
     except LoadError as err:
         write_all(framing.encode({'id': 0, 'ok': False, 'error': {'kind': 'load', 'message': str(err)}}))
         return 2
-    except BaseException as err:  # the game's constructor or its RESET failed
+    except BaseException as err:  # arcgraph's own start failed
         tb = traceback.extract_tb(err.__traceback__)
         where = f' ({os.path.basename(tb[-1].filename)}:{tb[-1].lineno} in {tb[-1].name})' if tb else ''
         write_all(framing.encode({'id': 0, 'ok': False, 'error': {'kind': 'load', 'message': f'{args.game}: starting the game failed: {type(err).__name__}: {err}{where}'}}))

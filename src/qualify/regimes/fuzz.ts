@@ -53,7 +53,8 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
 }
 
 /** A task's result whichever side ran it, or the walk point of a step that never returned. */
-type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean };
+/** `exited`: the step ended its Python process (os._exit, a crash in C), not a hang. */
+type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean; exited?: string };
 
 /** A Python task's result in the shape of the TypeScript one (its samples are checked in another process here). */
 function fromPython(game: PythonGame, r: PyFuzzResult): Outcome {
@@ -96,7 +97,8 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       const result = attempt().catch((err: unknown) => (err instanceof PythonError && err.kind === 'died' ? attempt() : Promise.reject(err))).then(
         (r): Outcome => fromPython(python, r),
         (err: unknown): Outcome => {
-          if (err instanceof PythonError && err.kind === 'timeout' && err.detail.state !== undefined) return { hung: { walk: Number(err.detail.state), step: Number(err.detail.step), action: Number(err.detail.action) } };
+          if (err instanceof PythonError && (err.kind === 'timeout' || err.kind === 'exited') && err.detail.state !== undefined)
+            return { hung: { walk: Number(err.detail.state), step: Number(err.detail.step), action: Number(err.detail.action) }, ...(err.kind === 'exited' && { exited: err.message }) };
           throw err;
         },
       );
@@ -131,7 +133,8 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
       if ('hung' in r) {
-        if (r.outOfMemory) note({ check: 'out-of-memory', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
+        if (r.exited) note({ check: 'exception', message: r.exited, ...r.hung });
+        else if (r.outOfMemory) note({ check: 'out-of-memory', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
         else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
         level.steps += r.hung.step;
         hung.add(f.task.level);

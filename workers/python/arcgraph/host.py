@@ -33,6 +33,37 @@ def _frames(fd):
     return b''.join(bytes(layer.astype('uint8', copy=False).tobytes()) for layer in fd.frame)
 
 
+def _fuzz_start_failed(level, err):
+    """The fuzz reply of a level whose start raised (GameError `err`): a fault of the reset state, no walk."""
+    return {'steps': 0, 'walks': 0, 'wins': 0, 'faults': [], 'resetFaults': [{'check': 'exception', 'message': f'starting level {level} threw: {err.describe()}'}], 'timing': None, 'samples': []}
+
+
+class BrokenHost:
+    """The host of a game whose constructor (or first RESET) raised: its hello gives what the module and
+    metadata say, and every request fails with that error, a game fault at every level's start."""
+
+    def __init__(self, err):
+        self.error = err.error
+        self.loaded = err.loaded
+
+    def hello(self):
+        info = self.loaded.info(None)
+        info['python'] = sys.version.split()[0]
+        info['engine'] = '?'
+        info['snapshots'] = 'none (the game cannot be built)'
+        info['broken'] = self.error.describe()
+        return info
+
+    def handle(self, header, blobs):
+        rid = header.get('id', 0)
+        if header.get('op') == 'ping':
+            return {'id': rid, 'ok': True}, []
+        if header.get('op') == 'fuzz':
+            return {**_fuzz_start_failed(int(header['level']), self.error), 'id': rid, 'ok': True}, []
+        message = f'starting the game threw: {self.error.describe()}'
+        return {'id': rid, 'ok': False, 'error': {'kind': self.error.kind, 'message': message}}, []
+
+
 class Host:
     def __init__(self, args):
         self.rt = Runtime(args.game, graph_builder=args.graph_builder, identity=args.identity, compress=args.compress, seed=args.seed, progress=args.progress)
@@ -152,7 +183,7 @@ class Host:
         try:
             live, frame, _, _ = level_start(rt, level, header.get('path'))
         except GameError as err:
-            return {'steps': 0, 'walks': 0, 'wins': 0, 'faults': [], 'resetFaults': [{'check': 'exception', 'message': f'starting level {level} threw: {err.describe()}'}], 'timing': None, 'samples': []}, []
+            return _fuzz_start_failed(level, err), []
         status = rt.start_status(live[0])
         if status != PLAYING:
             # The engine ignores actions once the game is over: walks from here would only report empty frames.

@@ -105,17 +105,19 @@ class Game:
         return self.cls()
 
     def info(self, instance):
-        levels = len(instance._levels)
+        """What the game says about itself; without an instance (its constructor raised) the metadata's
+        baseline gives the levels, one each."""
         baseline = self.meta.get('baseline_actions')
+        baseline = baseline if isinstance(baseline, list) else None
         return {
             'id': self.id,
             'version': self.version,
             'title': self.title,
             'file': self.file,
-            'levels': levels,
-            'actions': sorted(int(a) for a in instance._available_actions),
-            'baseline': baseline if isinstance(baseline, list) else None,
+            'levels': len(instance._levels) if instance is not None else max(1, len(baseline or [])),
+            'actions': sorted(int(a) for a in instance._available_actions) if instance is not None else [],
+            'baseline': baseline,
             'tags': self.tags,
             'graphBuilder': self.graph_builder_flag,
-            'winScore': instance._win_score,
+            'winScore': instance._win_score if instance is not None else None,
         }

@@ -60,8 +60,24 @@ class GameError(Exception):
         return f'{self.message} ({self.where})' if self.where else self.message
 
 
+class StartError(Exception):
+    """The game's constructor or its first RESET raised (`error`, a GameError); `loaded` is the module."""
+
+    def __init__(self, loaded, error):
+        super().__init__(error.describe())
+        self.loaded = loaded
+        self.error = error
+
+
 def _on_alarm(signum, frame):
     raise StepTimeout()
+
+
+def _on_sigint(signum, frame):
+    """A real Ctrl-C (the terminal signals Node's children too) ends the host as SIGINT always did, so
+    a KeyboardInterrupt caught in a step can only be the game's own."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def game_error(err, game_file, seconds=0):
@@ -70,9 +86,13 @@ def game_error(err, game_file, seconds=0):
         return GameError('timeout', f'a step did not return within {seconds:g} s (stopped by its alarm)', _last_frame(err, game_file))
     if isinstance(err, MemoryError):
         return GameError('memory', 'out of memory (MemoryError)', _last_frame(err, game_file))
+    if isinstance(err, SystemExit):
+        code = err.code if err.code is None or isinstance(err.code, int) else repr(err.code)
+        return GameError('exception', f'SystemExit: the game tried to end its Python process (exit code {code})', _last_frame(err, game_file))
     if isinstance(err, RecursionError):
         return GameError('exception', f'RecursionError: {err}', _last_frame(err, game_file))
-    return GameError('exception', f'{type(err).__name__}: {err}', _last_frame(err, game_file))
+    text = str(err)
+    return GameError('exception', f'{type(err).__name__}: {text}' if text else type(err).__name__, _last_frame(err, game_file))
 
 
 def _last_frame(err, game_file):
@@ -116,8 +136,11 @@ class Runtime:
         L = self.loaded
         self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
         self.rng_construct = np.random.get_state()
-        base = L.new()
-        fd = base.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
+        try:
+            base = L.new()
+            fd = base.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
+        except BaseException as err:  # the game's own fault, not a load error: its levels start crashed
+            raise StartError(L, game_error(err, L.file)) from None
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress)
@@ -143,6 +166,7 @@ class Runtime:
         self._inputs = {}
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
+        signal.signal(signal.SIGINT, _on_sigint)
 
     # -- snapshots: the game object and the global numpy RNG state it holds (None: the start state)
 
@@ -205,9 +229,7 @@ class Runtime:
             signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             fd = live[0].perform_action(self.action_input(code), raw=True)
-        except BaseException as err:
-            if isinstance(err, (KeyboardInterrupt, SystemExit)):
-                raise
+        except BaseException as err:  # a game's sys.exit or KeyboardInterrupt is its fault too (a real Ctrl-C: _on_sigint)
             raise game_error(err, self.loaded.file, seconds) from None
         finally:
             if seconds > 0:

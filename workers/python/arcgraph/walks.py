@@ -31,6 +31,7 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
             while n < max_steps:
                 move = draw_action(rng, choices, available)
                 n += 1
+                rt.progress.sub = n  # the step a killed or vanished process is blamed on (1-based, as the episode's)
                 if move is None:
                     continue
                 code = code_of(move)
