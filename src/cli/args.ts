@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICIES, type Policy } from '../analysis/index.js';
 import { InputError } from '../errors.js';
+import { workerHeapMb } from '../explorer/index.js';
+import { workerCount } from '../parallel/index.js';
 import type { PythonGameOptions } from '../python/index.js';
 import { checkOutputFile, prepareOutputDir } from '../files.js';
 
@@ -83,11 +85,17 @@ export function stepTimeoutOption(values: Parsed['values']): number | undefined 
   return numberOption(values, 'step-timeout', { min: 0.01, max: 86_400, real: true });
 }
 
-/** The Python settings of a command line (a real ARC game's step alarm is the step limit too). */
+/**
+ * The Python settings of a command line (a real ARC game's step alarm is the step limit too; each of
+ * its processes, one a worker and one for the sequential requests, gets a worker thread's share of
+ * the memory budget, so a game that eats memory is out of memory there, not a hang or the machine's).
+ */
 export function pythonOptions(values: Parsed['values']): PythonGameOptions & { arcGames?: string } {
   const stepSeconds = stepTimeoutOption(values);
+  const workers = workerCount(numberOption(values, 'workers', { min: 1, max: 256 }));
   return {
     ...(stepSeconds !== undefined && { stepSeconds }),
+    memoryMb: workerHeapMb(workers, numberOption(values, 'max-memory', { min: 0.001, real: true })),
     ...(typeof values.python === 'string' && { python: values.python }),
     ...(values['graph-builder'] === true && { graphBuilder: true }),
     ...(typeof values['arc-games'] === 'string' && { arcGames: values['arc-games'] }),

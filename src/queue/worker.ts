@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { Job, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
+import { workerHeapMb } from '../explorer/index.js';
 import { prepareOutputDir } from '../files.js';
 import { arcGameFile, openPythonGame, PythonGame, type PythonSettings } from '../python/index.js';
 import { loadGame, type LoadedGame } from '../suite/index.js';
@@ -73,7 +74,7 @@ export interface RunningWorker {
 class Games {
   private readonly loaded = new Map<string, Promise<{ loaded: LoadedGame; hash: string | null }>>();
 
-  constructor(private readonly python: PythonSettings & { stepSeconds?: number } = {}) {}
+  constructor(private readonly python: PythonSettings & { stepSeconds?: number; memoryMb?: number } = {}) {}
 
   private load(job: PlannedJob): Promise<LoadedGame> {
     if (!arcGameFile(job.source)) return loadGame(job.source);
@@ -108,7 +109,8 @@ class Games {
 export function startWorker(options: WorkerOptions): RunningWorker {
   const name = thisWorker();
   // this worker's --step-timeout is a Python game's step alarm too (else the night's, from the job)
-  const games = new Games({ ...(options.stepSeconds !== undefined && { stepSeconds: options.stepSeconds }), ...options.python });
+  // Each Python process of a job gets a worker thread's share of this machine's budget (as the job's threads do).
+  const games = new Games({ ...(options.stepSeconds !== undefined && { stepSeconds: options.stepSeconds }), memoryMb: workerHeapMb(options.workers, options.maxMemory), ...options.python });
   const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0 };
   const returning = new AbortController();
   const emit = (event: WorkerEvent): void => options.onEvent?.(event);

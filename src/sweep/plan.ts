@@ -35,7 +35,7 @@ export interface JobSettings {
 }
 
 /** The Python game options a job carries: those that change results, not the machine's paths. */
-export type PythonJobOptions = Omit<PythonGameOptions, 'python' | 'engine'>;
+export type PythonJobOptions = Omit<PythonGameOptions, 'python' | 'engine' | 'memoryMb'>;
 
 export interface PlannedJob {
   /** Deterministic: the same night planned again gives the same id (no ':', which BullMQ keeps for its keys). */

@@ -89,9 +89,9 @@ export function hashOffThread(loaded: LoadedGame, stepSeconds?: number): string 
   }
 }
 
-/** The Python game options that change results (GRAPH_BUILDER, identity, clicks...), without the machine's paths. */
+/** The Python game options that change results (GRAPH_BUILDER, identity, clicks...), without the machine's paths and memory share. */
 function pythonJobOptions(options: PythonGameOptions = {}): PythonJobOptions {
-  const { python: _python, engine: _engine, ...rest } = options;
+  const { python: _python, engine: _engine, memoryMb: _memoryMb, ...rest } = options;
   return rest;
 }
 

@@ -47,14 +47,17 @@ describe('the command line on Python games', () => {
     expect([init.status, init.stderr]).toEqual([1, expect.stringMatching(/^arcgraph explore: bin1 level 1 crashed after 0 actions from reset \[\]: the reset state cannot be built: starting the game threw: RuntimeError: level data missing/)]);
     const exit = cli(['explore', faultGame('die1'), '--level', '2']);
     expect([exit.status, exit.stderr.trim()]).toEqual([1, 'arcgraph explore: die1 level 2 crashed after 3 actions from reset [ACTION1, ACTION1, ACTION2]: the game ended its Python process (exit code 0)']);
+    // --max-memory bounds each Python process (a share of 1 GB): 2 GB of allocations are out of memory there, not a hang.
+    const hog = cli(['explore', faultGame('die1'), '--level', '5', '--max-memory', '1', '--step-timeout', '3']);
+    expect([hog.status, hog.stderr]).toEqual([1, expect.stringMatching(/^arcgraph explore: die1 level 5 ran out of memory after 3 actions from reset \[ACTION1, ACTION1, ACTION2\]: out of memory \(MemoryError\)/)]);
     const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyfaults-'));
     try {
-      const sweep = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'faults'), '--out', out, '--no-history', '--budget', 'nodes=200,seconds=3,steps-scale=0.001,random-steps=200', '--json']);
+      const sweep = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'faults'), '--out', out, '--no-history', '--budget', 'nodes=200,seconds=3,steps-scale=0.001,random-steps=200', '--max-memory', '1', '--step-timeout', '3', '--json']);
       expect(sweep.status).toBe(1);
-      const report = JSON.parse(sweep.stdout) as { games: { game: string; levels: { level: number; crash: { actions: string[]; reason: string } | null }[] }[] };
-      const crashes = report.games.flatMap((g) => g.levels.filter((l) => l.crash).map((l) => `${g.game}:${l.level} after ${l.crash!.actions.length}`));
-      expect(crashes).toEqual(['bin1:1 after 0', 'die1:1 after 3', 'die1:2 after 3', 'die1:3 after 3']);
-      expect(sweep.stderr).toMatch(/4 crashed/);
+      const report = JSON.parse(sweep.stdout) as { games: { game: string; levels: { level: number; crash: { actions: string[]; kind: string } | null }[] }[] };
+      const crashes = report.games.flatMap((g) => g.levels.filter((l) => l.crash).map((l) => `${g.game}:${l.level} ${l.crash!.kind} after ${l.crash!.actions.length}`));
+      expect(crashes).toEqual(['bin1:1 crash after 0', 'die1:1 crash after 3', 'die1:2 crash after 3', 'die1:3 crash after 3', 'die1:5 out-of-memory after 3']);
+      expect(sweep.stderr).toMatch(/5 crashed/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
