@@ -129,6 +129,8 @@ class Progress:
 
 class Runtime:
     def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0, progress=None):
+        # First: a Ctrl-C while the game loads or builds is no fault of the game's (StartError below).
+        signal.signal(signal.SIGINT, _on_sigint)
         watch_numpy_rng()
         remember_factory_checks()
         self.progress = Progress(progress)
@@ -166,7 +168,6 @@ class Runtime:
         self._inputs = {}
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
-        signal.signal(signal.SIGINT, _on_sigint)
 
     # -- snapshots: the game object and the global numpy RNG state it holds (None: the start state)
 
