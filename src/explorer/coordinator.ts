@@ -5,10 +5,10 @@
  * table, the store and the memory budget live in modules of their own.)
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CELLS, codeName, collisionProbability, GameAction, type Game } from '../engine/index.js';
+import { CELLS, codeName, collisionProbability, fingerprintInto, GameAction, initIdentity, type Game } from '../engine/index.js';
 import { bfsPath, FINGERPRINT_LIMIT, measureGraph, NodeFlag, type GraphMeasures, type StateGraph } from '../graph/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, StepStalled, Watchdog } from '../parallel/index.js';
-import { FULLY_CHECKED, StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import { FULLY_CHECKED, StepOutcome, type ClaimedBatch, type ExpandResult, type ExpandTask, type RootOfLevel } from './expand.js';
 import type { Expander } from './expander.js';
 import { FrontierQueue } from './frontier.js';
 import { budgetBytes, MemoryProbe, peakFromNow, workerHeapMb } from './memory.js';
@@ -146,19 +146,34 @@ export interface Explored {
 
 export async function exploreGraph(source: GameSource, options: ExploreOptions): Promise<Explored> {
   const opened = await openLevel(source, options.level, options.workers);
+  const watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
+  const expander = options.expander ?? opened.expander(watchdog, workerHeapMb(opened.workers, options.maxMemory));
   let root: RootState;
   try {
-    root = await opened.root();
+    root = expander.root ? await builtRoot(await expander.root()) : await opened.root();
   } catch (err) {
+    // An init that never returns (or eats its thread's heap) on a pool's thread, under the watchdog.
+    if (err instanceof StepStalled) {
+      const hang = err.kind !== 'out-of-memory';
+      const why = hang ? `init(${options.level}) did not return within ${err.limitSeconds} s (a hang)` : 'building it ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY)';
+      throw new GameCrash(opened.game.id, options.level, [], `the reset state cannot be built: ${why}`, hang ? 'hang' : 'out-of-memory');
+    }
     // A real ARC game's start reports its own errors (a level that does not exist is bad input), but
     // the game's fault there (its constructor or RESET raised) is a crash at the reset, as a JavaScript game's init or encode throwing here.
     if (opened.python && !isGameFault(err)) throw err;
     throw new GameCrash(opened.game.id, options.level, [], `the reset state cannot be built: ${err instanceof Error ? err.message : String(err)}`, isGameFault(err) ? faultKindOf(err.kind) : 'crash');
   }
-  const coordinator = new Coordinator(opened, options, root);
+  const coordinator = new Coordinator(opened, options, root, watchdog, expander);
   await coordinator.run();
   options.onSearchEnd?.();
   return coordinator.finish();
+}
+
+/** The root a pool's thread built, with its fingerprint. */
+async function builtRoot(built: RootOfLevel): Promise<RootState> {
+  await initIdentity();
+  const { lo, hi } = fingerprintInto(built.bytes, { lo: 0, hi: 0 });
+  return { bytes: built.bytes, lo, hi, status: built.status };
 }
 
 /** A batch handed out: its states (kept to expand a remainder again). A ClaimedBatch comes back where the workers claim, else an ExpandResult. */
@@ -251,6 +266,8 @@ class Coordinator {
     private readonly opened: OpenedLevel,
     private readonly options: ExploreOptions,
     root: RootState,
+    watchdog: Watchdog,
+    expander: Expander,
   ) {
     this.game = opened.game;
     this.budget = budgetBytes(options.maxMemory);
@@ -264,8 +281,8 @@ class Coordinator {
     this.store = new Store({ nodes, edges: Math.min(this.maxEdges, 4 * nodes), clicks });
     this.workers = options.expander?.workers ?? opened.workers;
     this.schedule = new ScheduleClock(this.workers);
-    this.watchdog = new Watchdog(options.stepSeconds ?? DEFAULT_STEP_SECONDS);
-    this.expander = options.expander ?? opened.expander(this.watchdog, workerHeapMb(opened.workers, options.maxMemory));
+    this.watchdog = watchdog;
+    this.expander = expander;
     this.claimInWorkers = !!this.expander.runAndClaim && (options.claimIn ?? (this.workers <= COORDINATOR_CLAIMS ? 'coordinator' : 'workers')) === 'workers';
     // Room for every thread's reservation block and a state's moves from the start, and for a
     // node limit (plus the moves of the state merged last) without growing. Workers that claim

@@ -5,7 +5,7 @@
  * calls stay monomorphic and inlined.)
  */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
-import { checkedBytes, checkedStatus, clickClasses, sameBytes, type Game } from '../engine/index.js';
+import { checkedBytes, checkedStatus, clickClasses, sameBytes, type Game, type Status } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, FOUND_TICKET, type SharedTable } from './shared-table.js';
 import type { TicketSource } from './tickets.js';
@@ -29,6 +29,8 @@ export interface ExpandTask {
    * fault at reset, is checked whole.
    */
   checkFirst?: number;
+  /** Build the level's reset state instead (no states): the result is a RootOfLevel. */
+  root?: boolean;
 }
 
 /**
@@ -487,6 +489,23 @@ function claimRecords(table: SharedTable, tickets: TicketSource, rec: Records, r
     node[k] = -1 - pending.add(named, outcome[k], bytes, from, bytesEnd[k]);
   }
   readAhead ^= sink;
+}
+
+/** A level's reset state: its canonical bytes and status (game code: run where a hang is watched). */
+export interface RootOfLevel {
+  bytes: Uint8Array;
+  status: Status;
+}
+
+/** Builds the level's reset state, with its progress on the watchdog's slots: state 0, the state itself. */
+export function rootOfLevel(game: Game, level: number, progress?: Int32Array): RootOfLevel {
+  if (progress) {
+    progress[1] = 0;
+    progress[2] = -1;
+    progress[3]++;
+  }
+  const state = game.init(level);
+  return { bytes: checkedBytes(game.encode(state)), status: checkedStatus(game.status(state)) };
 }
 
 /** Expands every state of the batch over every available action (clicks over their classes). */

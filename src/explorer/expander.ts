@@ -1,7 +1,7 @@
 /** Where expansion batches run: the shared worker pool, or this thread. */
 import type { Game } from '../engine/index.js';
 import { collectInThreads, sharedPool, type Watchdog } from '../parallel/index.js';
-import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask } from './expand.js';
+import { expandBatch, type ClaimedBatch, type ExpandResult, type ExpandTask, type RootOfLevel } from './expand.js';
 import type { TableHandle } from './shared-table.js';
 import type { TicketsHandle } from './tickets.js';
 import { BufferPool, packMessage, unpackMessage } from './wire.js';
@@ -15,6 +15,8 @@ import { workerHeapMb } from './memory.js';
  * also has `runAndClaim`, which claims them in the worker (a ClaimedBatch comes back).
  */
 export interface Expander {
+  /** Builds the level's reset state where the batches run (a pool's thread, under the watchdog), when it is not this thread. */
+  root?(): Promise<RootOfLevel>;
   readonly workers: number;
   /** False while the pool's threads are still starting (no batch runs on the coordinator's thread meanwhile: game code never does). */
   readonly ready: boolean;
@@ -61,6 +63,12 @@ export function poolExpander(workers: number, module: string, level: number, wat
     return result;
   };
   const run = async (task: ExpandTask): Promise<ExpandResult> => unpacked<ExpandResult>(await send(task));
+  const root = async (): Promise<RootOfLevel> => {
+    const reply = await send({ module, level, states: new Uint8Array(0), ends: new Uint32Array(0), root: true });
+    const built = unpackMessage<RootOfLevel>(reply, ['bytes']);
+    replies.give(reply);
+    return built;
+  };
   const runAndClaim = async (task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch> => unpacked<ClaimedBatch>(await send(task, { table, tickets }));
   const release = (result: object): void => {
     const reply = replyOf.get(result);
@@ -77,6 +85,7 @@ export function poolExpander(workers: number, module: string, level: number, wat
     get ready() {
       return pool.started || failed;
     },
+    root,
     run,
     runAndClaim,
     release,

@@ -4,6 +4,7 @@
  * recordings. Every finding comes with a shrunk action sequence from its level's reset state,
  * saved as a recording that replay plays back to the fault. Seeded: a failure reproduces exactly.
  */
+import { threadedGame } from '../parallel/index.js';
 import type { Game } from '../engine/index.js';
 import { InputError } from '../errors.js';
 import { checkLevel, openGame, type GameSource } from '../explorer/index.js';
@@ -57,7 +58,16 @@ export async function qualify(source: GameSource, options: QualifyOptions = {}):
   }
   const playback = playbackRegime(ctx, options.signal?.aborted ? undefined : ref, levels);
 
-  const { findings, out } = await reproduce(game, raw, options);
+  // Reproductions are played to write them: a JavaScript game's on a thread of its own, where a
+  // step or an init that never returns (the next level's, after a win) stops at the step limit.
+  const recorder = module ? threadedGame(module, options.hangSeconds) : undefined;
+  let reproduced: Awaited<ReturnType<typeof reproduce>>;
+  try {
+    reproduced = await reproduce(game, raw, options, recorder);
+  } finally {
+    recorder?.close();
+  }
+  const { findings, out } = reproduced;
   const count = (regime: Regime, level: number): number => findings.filter((f) => f.regime === regime && f.level === level).length;
   const result: QualifyResult = {
     game: game.id,

@@ -27,7 +27,8 @@ const actionInput = (action: Action): Line['action_input'] => ({ id: action.id, 
 export function writeReproduction(path: string, game: Game, level: number, actions: readonly Action[], check: Check): void {
   let session: ReturnType<typeof openSession> | undefined;
   try {
-    session = openSession(game, level);
+    // A reset state that was never built (init hung, or ate its thread's memory) is not built again here.
+    if (!(unplayable(check) && actions.length === 0)) session = openSession(game, level);
   } catch {
     // init threw: the recording is the RESET that shows it, unplayed.
   }
@@ -61,8 +62,8 @@ export function writeReproduction(path: string, game: Game, level: number, actio
   writeFileAtomic(path, recordingText(lines as RecordedFrameData[]));
 }
 
-/** Shrinks every fault and writes its reproduction; playback findings point at their recording. */
-export async function reproduce(game: Game, raw: RawFault[], options: QualifyOptions): Promise<{ findings: Finding[]; out?: string }> {
+/** Shrinks every fault and writes its reproduction (played on `recorder`: the game, or the same game off this thread); playback findings point at their recording. */
+export async function reproduce(game: Game, raw: RawFault[], options: QualifyOptions, recorder: Game = game): Promise<{ findings: Finding[]; out?: string }> {
   let out: string | undefined;
   const folder = (): string => {
     if (!out) {
@@ -93,7 +94,7 @@ export async function reproduce(game: Game, raw: RawFault[], options: QualifyOpt
       recorded = fault.check === 'nondeterminism' ? repeatFlaky(game, fault.level, actions) : actions;
     }
     const path = join(folder(), `${game.id}.qualify-${fault.check}.${n + 1}.${randomUUID()}.recording.jsonl`);
-    writeReproduction(path, game, fault.level, recorded, fault.check);
+    writeReproduction(path, recorder, fault.level, recorded, fault.check);
     finding.reproduction = path;
     findings.push(finding);
   }

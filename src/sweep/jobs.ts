@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeName, parseAction, type Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
-import { threadedGame } from '../parallel/index.js';
+import { StepTimeout, threadedGame } from '../parallel/index.js';
 import { exploreLevel } from '../level.js';
 import { PythonGame } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
@@ -153,7 +153,7 @@ async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, 
     const layers = game.render(game.init(level));
     if (layers.length === 0) throw new Error('render gave no layer');
   } catch (err) {
-    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}`, kind: 'crash' };
+    result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}`, kind: err instanceof StepTimeout ? 'hang' : 'crash' };
   }
   if (!result.crash) {
     try {

@@ -153,6 +153,18 @@ const CASES: Case[] = [
     },
   },
   {
+    fixture: 'faults/inithang',
+    fault: 'an init that never returns',
+    // Built on a pool's thread under the watchdog (it used to freeze the coordinator, past SIGTERM).
+    explore: { code: 1, stderr: /^arcgraph explore: ihng level 1 hung after 0 actions from reset \[\]: the reset state cannot be built: init\(1\) did not return within 3 s/ },
+    random: { code: 1, stderr: /^arcgraph random: ihng level 1 hung after 0 actions from reset \[\]/ },
+    qualify: { code: 1, checks: ['slow-step'], actions: 0 },
+    sweep: (level) => {
+      expect(level.outcome).toBe('hang');
+      expect(level.crash).toMatchObject({ kind: 'hang', actions: [] });
+    },
+  },
+  {
     fixture: 'faults/badstatus',
     fault: 'a status outside the contract',
     // Read as playing, the level would pass as unwinnable (explore); read as an end, as a loss (random).

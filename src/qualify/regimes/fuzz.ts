@@ -110,6 +110,8 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       (err: unknown): Outcome => {
         if (!(err instanceof StepStalled) || err.kind === 'stopped') throw err;
         const [walk, step] = err.at;
+        // No walk had begun: the level's init (or loading the game) never returned.
+        if (walk < 0 || step < 0) return { hung: { walk: -1, step: -1, action: -1 }, outOfMemory: err.kind === 'out-of-memory' };
         return { hung: { walk, step, action: actionCode(walkActions(game, task.seed, task.firstStream + walk, step + 1)[step]) }, outOfMemory: err.kind === 'out-of-memory' };
       },
     );
@@ -132,7 +134,13 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         const at = (p: WalkPoint): Action[] => [...sequence(p), actionFromCode(p.action)];
         ctx.raw.push({ regime: 'fuzz', check: fault.check, level: f.task.level, severity: 'fail', message: fault.message, actions: at(fault), ...(fault.earlier && { earlier: at(fault.earlier) }) });
       };
-      if ('hung' in r) {
+      if ('hung' in r && r.hung.step < 0) {
+        const check = r.outOfMemory ? 'out-of-memory' : 'slow-step';
+        const message = r.outOfMemory ? `building the reset state of level ${f.task.level} ran its worker thread out of memory` : `the reset state of level ${f.task.level} was not built within ${hangMs / 1000} s (a hang in init): it was stopped`;
+        if (!level.found.has(check)) ctx.raw.push({ regime: 'fuzz', check, level: f.task.level, severity: 'fail', message, actions: [] });
+        level.found.add(check);
+        hung.add(f.task.level);
+      } else if ('hung' in r) {
         if (r.exited) note({ check: 'exception', message: r.exited, ...r.hung });
         else if (r.outOfMemory) note({ check: 'out-of-memory', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
         else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
