@@ -15,7 +15,7 @@ import type { SweepReport } from '../report/index.js';
 import { PythonGame } from '../python/index.js';
 import { gameReport, Night, prepareSweep, type JobOutcome, type JobResult, type PlannedGame, type PlannedJob, type SweepEvent, type SweepOptions } from '../sweep/index.js';
 import { collectQueue, connection, PREFIX, probe, WORK_QUEUE } from './connection.js';
-import { GAME_COLLECTOR, nightFlow, type CollectData, type WorkData } from './flow.js';
+import { GAME_COLLECTOR, gameCollectorId, NIGHT_COLLECTOR, nightFlow, type CollectData, type WorkData } from './flow.js';
 import type { RedisTarget } from './url.js';
 
 export interface QueueSweepOptions extends Omit<SweepOptions, 'workers' | 'qualifier' | 'onEvent'> {
@@ -121,7 +121,7 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
     });
     closers.push(async () => night.close());
 
-    /** How each of a game's jobs ended; one still under way (held by another night's flow) is waited for. */
+    /** How each of a game's jobs ended; one still under way (held by another night's flow) is waited for here. */
     async function outcomes(game: PlannedGame): Promise<Map<string, JobOutcome>> {
       const found = new Map<string, JobOutcome>();
       for (const { id } of game.jobs) {
@@ -142,6 +142,30 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
         }
       }
       return found;
+    }
+
+    /**
+     * A job another night's flow holds (running, or done while that night's collector lives) keeps its
+     * parent: BullMQ does not make it a child of this night's collector too. A collector left with no
+     * job to wait on would wait forever; it is replaced by one that runs at once (under the night's
+     * collector), and its collect waits on the game's jobs themselves (outcomes()).
+     */
+    async function releaseStranded(): Promise<void> {
+      const collectors = new Queue<CollectData>(collectQueue(plan.key), { connection: conn, prefix: PREFIX });
+      collectors.on('error', () => undefined);
+      try {
+        for (const g of plan.games) {
+          const stuck = await Job.fromId<CollectData>(collectors, gameCollectorId(g.game));
+          if (!stuck || (await stuck.getState()) !== 'waiting-children') continue;
+          if ((await stuck.getDependenciesCount({ unprocessed: true })).unprocessed! > 0) continue;
+          // the replacement joins the night's collector before the stuck one leaves it, so the night is never released early
+          await collectors.add(GAME_COLLECTOR, { game: g.game }, { jobId: `${gameCollectorId(g.game)}.waited`, parent: { id: NIGHT_COLLECTOR, queue: collectors.qualifiedName }, removeOnComplete: true, removeOnFail: true });
+          // its children are work jobs that stay (done ones are reused)
+          await stuck.remove({ removeChildren: false });
+        }
+      } finally {
+        await collectors.close();
+      }
     }
 
     let finished!: () => void;
@@ -178,6 +202,7 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
     flow.on('error', () => undefined);
     closers.push(() => flow.close());
     await flow.add(nightFlow(plan, options.shared));
+    await releaseStranded();
     emit({ kind: 'queued', jobs: jobs.size, reused });
 
     const stopped = new Promise<void>((resolve) => {
