@@ -125,12 +125,13 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
     async function outcomes(game: PlannedGame): Promise<Map<string, JobOutcome>> {
       const found = new Map<string, JobOutcome>();
       for (const { id } of game.jobs) {
+        // the state first: a job read before it finishes has no result yet
+        const state = await work.getJobState(id);
         const job = await Job.fromId<WorkData, JobResult>(work, id);
-        if (!job) {
+        if (!job || state === 'unknown') {
           found.set(id, { error: 'the job vanished from the queue' });
           continue;
         }
-        const state = await job.getState();
         if (state === 'failed') found.set(id, { error: job.failedReason });
         else if (state === 'completed') found.set(id, { result: job.returnvalue });
         else {
