@@ -6,13 +6,13 @@
  * and another worker's stalled-job check puts the job back in the queue. Stopping: `finish` lets
  * the active jobs finish and takes no more; `return` stops them and puts them back at once.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Job, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import { workerHeapMb } from '../explorer/index.js';
 import { prepareOutputDir } from '../files.js';
 import { arcGameFile, openPythonGame, PythonGame, type PythonSettings } from '../python/index.js';
-import { loadGame, type LoadedGame } from '../suite/index.js';
-import { hashOffThread, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
+import { loadGame, modulePath, type LoadedGame } from '../suite/index.js';
+import { codeHash, hashOffThread, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
 import { connection, PREFIX, WORK_QUEUE } from './connection.js';
 import type { WorkData } from './flow.js';
 import type { RedisTarget } from './url.js';
@@ -66,40 +66,66 @@ export interface RunningWorker {
   stop(mode: 'finish' | 'return'): Promise<WorkerSummary>;
 }
 
+/** A game this process loaded: the game, its content hash, and the digest of its code files when loaded. */
+interface Copy {
+  loaded: LoadedGame;
+  hash: string | null;
+  code: string | null;
+}
+
 /**
  * The games this process has loaded, checked against the version the sweep planned. A real ARC game
  * (its source an `<id>.py` beside its metadata.json) runs in this machine's Python processes, with
- * the options the night planned.
+ * the options the night planned. A game whose file changed on disk since it was loaded (a worker
+ * that outlives a game's edit) is loaded again as it is now.
  */
 class Games {
-  private readonly loaded = new Map<string, Promise<{ loaded: LoadedGame; hash: string | null }>>();
+  private readonly loaded = new Map<string, Promise<Copy>>();
+  /** Copies replaced by a fresher one: their Python processes may still run a job, so they end at close. */
+  private readonly retired: Promise<Copy>[] = [];
 
   constructor(private readonly python: PythonSettings & { stepSeconds?: number; memoryMb?: number } = {}) {}
 
-  private load(job: PlannedJob): Promise<LoadedGame> {
-    if (!arcGameFile(job.source)) return loadGame(job.source);
+  private load(job: PlannedJob, code?: string): Promise<LoadedGame> {
+    if (!arcGameFile(job.source)) return loadGame(job.source, code);
     const game = openPythonGame(job.source, { ...job.settings.python, ...this.python });
     return Promise.resolve({ game, module: game.file });
+  }
+
+  private open(key: string, job: PlannedJob, fresh: boolean): Promise<Copy> {
+    const entry = (async (): Promise<Copy> => {
+      // the digest read before the import: a fresh import is named by it
+      const code = fresh ? codeHash(job.source) : null;
+      const loaded = await this.load(job, fresh ? (code ?? undefined) : undefined);
+      return { loaded, hash: hashOffThread(loaded, this.python.stepSeconds), code: code ?? codeHash(loaded.module) };
+    })();
+    this.loaded.set(key, entry);
+    entry.catch(() => this.loaded.get(key) === entry && this.loaded.delete(key));
+    return entry;
   }
 
   async get(job: PlannedJob): Promise<LoadedGame> {
     // a game loaded with other Python options (another night's) is another game
     const key = `${job.source}\n${JSON.stringify(job.settings.python ?? null)}`;
-    let entry = this.loaded.get(key);
-    if (!entry) {
-      entry = this.load(job).then((loaded) => ({ loaded, hash: hashOffThread(loaded, this.python.stepSeconds) }));
-      this.loaded.set(key, entry);
-      entry.catch(() => this.loaded.delete(key));
+    const cached = this.loaded.get(key);
+    let copy = await (cached ?? this.open(key, job, false));
+    if (copy.hash !== job.contentHash && cached) {
+      // loaded before the file changed? (a game folder's other files cannot be imported afresh: a restart can)
+      const now = this.loaded.get(key)!;
+      if (now !== cached) copy = await now;
+      else if (codeHash(copy.loaded.module) !== copy.code && basename(modulePath(copy.loaded.module)) !== 'index.js') {
+        this.retired.push(cached);
+        copy = await this.open(key, job, true);
+      }
     }
-    const { loaded, hash } = await entry;
     // another version of the game would give other numbers under the same job id
-    if (hash !== job.contentHash) throw new Error(`this worker's copy of ${job.game} (${job.source}) has content hash ${hash ?? 'none'}, the sweep planned ${job.contentHash ?? 'none'}`);
-    return loaded;
+    if (copy.hash !== job.contentHash) throw new Error(`this worker's copy of ${job.game} (${job.source}) has content hash ${copy.hash ?? 'none'}, the sweep planned ${job.contentHash ?? 'none'}`);
+    return copy.loaded;
   }
 
   /** Ends the Python processes of the real ARC games loaded. */
   async close(): Promise<void> {
-    for (const entry of this.loaded.values()) {
+    for (const entry of [...this.loaded.values(), ...this.retired]) {
       const { loaded } = await entry.catch(() => ({ loaded: null }));
       if (loaded?.game instanceof PythonGame) loaded.game.close();
     }

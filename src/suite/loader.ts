@@ -9,7 +9,7 @@ import { InputError } from '../errors.js';
 /** A game and the module it came from, so worker threads can load the same game. */
 export interface LoadedGame {
   game: Game;
-  /** Absolute path of a JavaScript module whose default export is the game. */
+  /** Absolute path of a JavaScript module whose default export is the game (or its file: URL, see moduleHref). */
   module: string;
 }
 
@@ -39,8 +39,19 @@ export function suiteModule(id: string): string | undefined {
   return entry && join(PACKAGE_ROOT, 'dist', 'games', entry);
 }
 
-/** Loads a suite game by id, or a game module by path (its default export). */
-export async function loadGame(ref: string): Promise<LoadedGame> {
+/**
+ * A module is a path, or a file: URL with a `?hash=` query: a fresh import of a module file that
+ * changed on disk since this process imported it (Node keeps the first import of a URL for good).
+ */
+export const moduleHref = (module: string): string => (module.startsWith('file:') ? module : pathToFileURL(module).href);
+/** The file a module (a path or a file: URL) is read from. */
+export const modulePath = (module: string): string => (module.startsWith('file:') ? fileURLToPath(module) : module);
+
+/**
+ * Loads a suite game by id, or a game module by path (its default export). With `version` (the
+ * file's digest), the module is imported afresh under that version, not from Node's import cache.
+ */
+export async function loadGame(ref: string, version?: string): Promise<LoadedGame> {
   const suite = suiteModule(ref);
   const looksLikePath = /[\\/]|\.[cm]?js$/.test(ref);
   if (!suite && !looksLikePath) {
@@ -48,15 +59,16 @@ export async function loadGame(ref: string): Promise<LoadedGame> {
   }
   const module = suite ?? resolve(ref);
   if (!suite && !existsSync(module)) throw new InputError(`no such game module: ${ref}`);
+  const runnable = version === undefined ? runnableModule(module) : `${pathToFileURL(runnableModule(module)).href}?hash=${version}`;
   let exports: Record<string, unknown>;
   try {
-    exports = await import(pathToFileURL(runnableModule(module)).href);
+    exports = await import(moduleHref(runnable));
   } catch (err) {
     throw new InputError(`cannot load game module ${ref}: ${(err as Error).message.split('\n')[0]}`);
   }
   if (exports.default === undefined) throw new InputError(`${ref} has no default export: export the game as default`);
   try {
-    return { game: validateGame(exports.default, ref), module: runnableModule(module) };
+    return { game: validateGame(exports.default, ref), module: runnable };
   } catch (err) {
     throw new InputError((err as Error).message);
   }
@@ -67,7 +79,7 @@ const cache = new Map<string, Promise<Game>>();
 export function loadGameModule(module: string): Promise<Game> {
   let game = cache.get(module);
   if (!game) {
-    game = import(pathToFileURL(module).href).then((m) => validateGame(m.default, module));
+    game = import(moduleHref(module)).then((m) => validateGame(m.default, module));
     cache.set(module, game);
   }
   return game;

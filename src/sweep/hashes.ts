@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Game } from '../engine/index.js';
-import type { LoadedGame } from '../suite/index.js';
+import { modulePath, type LoadedGame } from '../suite/index.js';
 
 const digest = (hash: ReturnType<typeof createHash>): string => hash.digest('hex').slice(0, 16);
 
@@ -40,11 +40,24 @@ function codeFiles(module: string): string[] {
   return files;
 }
 
+/** The digest of a module's code files as they are on disk now; null when they cannot be read. */
+export function codeHash(module: string): string | null {
+  const path = modulePath(module);
+  const hash = createHash('sha256');
+  try {
+    for (const file of codeFiles(path)) hash.update(file.slice(dirname(path).length)).update(readFileSync(file));
+  } catch {
+    return null;
+  }
+  return digest(hash);
+}
+
 /** The game's content hash (its levels' starts computed by `game`, the loaded game by default); null when its code cannot be read. */
 export function contentHash(loaded: LoadedGame, game: Game = loaded.game): string | null {
   const hash = createHash('sha256');
   try {
-    for (const file of codeFiles(loaded.module)) hash.update(file.slice(dirname(loaded.module).length)).update(readFileSync(file));
+    const path = modulePath(loaded.module);
+    for (const file of codeFiles(path)) hash.update(file.slice(dirname(path).length)).update(readFileSync(file));
   } catch {
     return null;
   }

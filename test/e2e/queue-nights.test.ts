@@ -1,9 +1,13 @@
 /**
  * Nights that meet in the queue, in-process against a real redis-server: two producers whose plans
- * share jobs, running at the same time, both finish.
+ * share jobs, running at the same time, both finish; a long-running worker runs a game module as
+ * it is on disk now.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 import { parseRedisUrl, queueSweep, startWorker } from '../../src/queue/index.js';
 import type { Qualifier } from '../../src/sweep/index.js';
 import { RedisServer } from '../support/redis.js';
@@ -67,3 +71,46 @@ describe('two nights sharing jobs', () => {
 });
 
 const comparableLevels = (game: { levels: { level: number; verdict: unknown }[] }): unknown => game.levels.map((l) => [l.level, l.verdict]);
+
+/** A game module of its own (a row of cells to walk to the end), its levels' lengths `ks`. */
+function lockGame(file: string, ks: number[]): void {
+  writeFileSync(
+    file,
+    `import { GameAction, toolkit } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/index.js')).href)};
+const { Camera, Canvas, Colour } = toolkit;
+const KS = ${JSON.stringify(ks)};
+export default {
+  id: 'lock', title: 'Lock', levels: KS.length, tutorialLevels: 0,
+  actions: [GameAction.ACTION1, GameAction.ACTION2],
+  init: (level) => ({ level, pos: 0, dead: 0 }),
+  step: (s, a) => (a.id === GameAction.ACTION1 ? { level: s.level, pos: s.pos + 1, dead: 0 } : { level: s.level, pos: s.pos, dead: 1 }),
+  status: (s) => (s.dead ? 'lost' : s.pos >= KS[s.level - 1] ? 'won' : 'playing'),
+  render: (s) => [new Camera(KS[s.level - 1] + 1, 1).render(new Canvas(KS[s.level - 1] + 1, 1, Colour.LIGHT_GREY).set(Math.min(s.pos, KS[s.level - 1]), 0, s.dead ? Colour.RED : Colour.BLUE))],
+  encode: (s) => Uint8Array.of(s.level, s.pos, s.dead),
+  decode: (b) => ({ level: b[0], pos: b[1], dead: b[2] }),
+};
+`,
+  );
+}
+
+describe('a long-running worker', () => {
+  it('runs the jobs of a game module changed on disk since it loaded it, loading it again', async () => {
+    const target = parseRedisUrl(`${redis.url}/2`);
+    const base = tempDir();
+    const file = join(base, 'lock.mjs');
+    lockGame(file, [2, 3]);
+    const failed: string[] = [];
+    const worker = startWorker({ target, workers: 1, concurrency: 1, qualifier: stubQualifier(), onEvent: (e) => e.kind === 'failed' && failed.push(e.message) });
+    await worker.ready;
+    const night = (name: string, onEvent?: Parameters<typeof queueSweep>[0]['onEvent']) => queueSweep({ games: [file], target, shared: join(base, 'jobs'), out: join(base, name), onEvent });
+    const first = await night('first');
+    expect(first.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 3]);
+    // the module changes on disk: the worker loads it again, as it is now
+    lockGame(file, [2, 4]);
+    const second = await night('second');
+    expect(failed).toEqual([]);
+    expect(second.games[0].error).toBeNull();
+    expect(second.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 4]);
+    await worker.stop('finish');
+  });
+});
