@@ -28,16 +28,40 @@ export function connection(target: RedisTarget): RedisOptions {
   };
 }
 
-/** Connects once with a short timeout and no retries; bad input (exit 2) when the server cannot be reached. */
+/** What went wrong connecting, in words, from the error ioredis gave (its 'error' event, not the "Connection is closed." that follows). */
+function whyNot(err: Error & { code?: string }, target: RedisTarget, timeoutMs: number): string {
+  const where = `${target.host}:${target.port}`;
+  const message = (err.message || String(err)).split('\n')[0];
+  if (err.code === 'ECONNREFUSED') return `cannot reach Redis: nothing listens on ${where} (connection refused)`;
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `cannot reach Redis: unknown host ${target.host}`;
+  if (err.code === 'ETIMEDOUT' || /ETIMEDOUT/.test(message)) return `cannot reach Redis: no answer from ${where} within ${timeoutMs / 1000} s`;
+  if (/^NOAUTH/.test(message)) return 'this Redis needs a password: give it in the URL (redis://:PASSWORD@HOST:PORT, or redis://USER:PASSWORD@...)';
+  if (/^WRONGPASS/.test(message)) return 'Redis refused the user name or password (WRONGPASS)';
+  // another kind of server (HTTP, ...) answers something that is not the Redis protocol
+  if (/Unknown RESP type|Protocol error/i.test(message)) return `${where} does not answer as Redis does (another kind of server?)`;
+  return `cannot reach Redis (${message})`;
+}
+
+/**
+ * Connects once with a short timeout and no retries, and selects the URL's database; bad input
+ * (exit 2) when the server cannot be reached or used, saying why when Redis said.
+ */
 export async function probe(target: RedisTarget, timeoutMs = 5000): Promise<void> {
   const { display, ...server } = target;
   const client = new Redis({ ...server, lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  client.on('error', () => undefined);
+  let cause: Error | undefined;
+  client.on('error', (err: Error) => (cause ??= err));
   try {
     await client.connect();
     await client.ping();
+    // ioredis reports a SELECT that fails at connect only as an 'error' event, and goes on in database 0
+    await client.select(target.db);
   } catch (err) {
-    throw new InputError(`--queue ${display}: cannot reach Redis (${((err as Error).message || String(err)).split('\n')[0]})`);
+    if (/DB index is out of range/.test((err as Error).message)) {
+      const databases = await client.config('GET', 'databases').then((r) => (r as string[])[1], () => undefined);
+      throw new InputError(`--queue ${display}: database ${target.db} does not exist on this Redis${databases ? ` (it has ${databases})` : ''}`);
+    }
+    throw new InputError(`--queue ${display}: ${whyNot((cause ?? err) as Error, target, timeoutMs)}`);
   } finally {
     client.disconnect();
   }

@@ -5,6 +5,7 @@
  * game fault is a finding, not a retry; bad URLs are bad input.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
@@ -206,6 +207,38 @@ describe('arcgraph sweep --queue with arcgraph worker', () => {
     expect(boom.error).toBeNull();
     expect(w.stdout).not.toMatch(/attempt 2|failed/);
     await stopped(w);
+  });
+
+  it('a Redis that cannot be used says why, at start: exit 2, one line', async () => {
+    const closed = await freePort();
+    const locked = await RedisServer.start(tempDir(), ['--requirepass', 'sekret']);
+    // a server that is not Redis: an HTTP server's answer to the Redis protocol
+    const http = createServer((socket) => socket.once('data', () => socket.end('HTTP/1.0 400 Bad request\r\n\r\n')).on('error', () => undefined));
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const httpPort = (http.address() as AddressInfo).port;
+    try {
+      for (const [url, why] of [
+        [`${redis.url}/99`, /: database 99 does not exist on this Redis \(it has 16\)$/],
+        [`redis://127.0.0.1:${closed}`, /: cannot reach Redis: nothing listens on 127\.0\.0\.1:\d+ \(connection refused\)$/],
+        [`redis://127.0.0.1:${locked.port}`, /: this Redis needs a password: give it in the URL/],
+        [`redis://:wrong@127.0.0.1:${locked.port}`, /: Redis refused the user name or password \(WRONGPASS\)$/],
+        [`redis://127.0.0.1:${httpPort}`, /: 127\.0\.0\.1:\d+ does not answer as Redis does/],
+      ] as const) {
+        for (const args of [['sweep', '--queue', url, '--games', fixture('ruin'), '--out', join(tempDir(), 'night')], ['worker', '--queue', url]]) {
+          const r = await run(args);
+          expect(r.code, args.join(' ')).toBe(2);
+          expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+          expect(r.stderr.trim(), args.join(' ')).toMatch(why);
+        }
+      }
+      // the password in the URL: it works
+      const w = start(['worker', '--queue', `redis://:sekret@127.0.0.1:${locked.port}/3`, '--workers', '1']);
+      await w.waitFor(/waiting for jobs/);
+      await stopped(w);
+    } finally {
+      http.close();
+      await locked.stop();
+    }
   });
 
   it('a bad or unreachable Redis URL is bad input: exit 2, one line, no report folder', async () => {

@@ -30,10 +30,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function pingable(port: number, timeoutMs: number): Promise<void> {
+async function pingable(port: number, timeoutMs: number, password?: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    const client = new Redis({ host: '127.0.0.1', port, password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -56,28 +56,30 @@ export class RedisServer {
     readonly port: number,
     readonly dir: string,
     private readonly binary: string,
+    private readonly extra: readonly string[],
   ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts a server on a free port with its files in `dir`; fails (never skips) when redis-server is missing. */
-  static async start(dir: string): Promise<RedisServer> {
+  /** Starts a server on a free port with its files in `dir` (and `extra` options: --requirepass P); fails (never skips) when redis-server is missing. */
+  static async start(dir: string, extra: readonly string[] = []): Promise<RedisServer> {
     const binary = redisServerBinary();
     if (!binary) throw new Error('redis-server is not installed: apt-get install redis-server (npm test installs it when run as root with apt-get)');
-    const server = new RedisServer(await freePort(), dir, binary);
+    const server = new RedisServer(await freePort(), dir, binary, extra);
     await server.up();
     return server;
   }
 
   private async up(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', join(this.dir, 'redis.log')];
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', join(this.dir, 'redis.log'), ...this.extra];
     const child = spawn(this.binary, args, { stdio: 'ignore' });
     this.child = child;
     const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} at start (see ${join(this.dir, 'redis.log')})`))));
     exited.catch(() => undefined);
-    await Promise.race([pingable(this.port, 10_000), exited]);
+    const password = this.extra.includes('--requirepass') ? this.extra[this.extra.indexOf('--requirepass') + 1] : undefined;
+    await Promise.race([pingable(this.port, 10_000, password), exited]);
   }
 
   /** Stops the server (SIGTERM: it closes its files) and waits for it to exit. */
