@@ -249,6 +249,8 @@ describe('arcgraph sweep --queue with arcgraph worker', () => {
       ['sweep', '--queue', 'redis://127.0.0.1:6379/db'],
       ['sweep', '--queue', `redis://127.0.0.1:${closed}`],
       ['sweep', '--queue', redis.url, '--workers', '2'],
+      ['sweep', '--queue', redis.url, '--step-timeout', '5'],
+      ['sweep', '--queue', redis.url, '--max-memory', '2'],
       ['worker', '--queue', 'nope'],
       ['worker'],
       ['worker', '--queue', `redis://127.0.0.1:${closed}`],

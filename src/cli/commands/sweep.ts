@@ -38,10 +38,11 @@ Options:
   --workers K          worker threads (default: all cores, from 16 up all but one; with --queue each worker's own)
   --max-memory GB      memory budget of each level's exploration; worker threads get an equal share
                        of it as heap, and a game that allocates past it is "out of memory" (default:
-                       80% of what is free)
+                       80% of what is free; with --queue each worker's own)
   --step-timeout S     a game step or render that does not return within S seconds is a hang:
                        the level is reported as "hang" with the actions that reproduce it, and
-                       the sweep goes on with the next level and game (default 10)
+                       the sweep goes on with the next level and game (default 10; with --queue
+                       each worker's own)
   --out DIR            report folder (default: reports/<start time>)
   --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
                        this Redis (BullMQ) instead of here; this process plans, collects and
@@ -100,7 +101,10 @@ const command: Command = {
     const base = arcGames !== undefined && games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET;
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
     const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue) : undefined;
-    if (target && v.workers !== undefined) throw new InputError('--workers does not apply with --queue: each arcgraph worker takes its own --workers');
+    // the workers run the games: these are each worker's own (arcgraph worker takes them), not the night's
+    for (const option of ['workers', 'step-timeout', 'max-memory'] as const) {
+      if (target && v[option] !== undefined) throw new InputError(`--${option} does not apply with --queue: each arcgraph worker takes its own --${option}`);
+    }
     if (!target && v.shared !== undefined) throw new InputError('--shared needs --queue');
     const workers = workersOption(v, 'sweep') ?? defaultWorkers();
     if (v['no-history'] && typeof v.history === 'string') throw new InputError('--history and --no-history: give one of them');
