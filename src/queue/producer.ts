@@ -29,6 +29,8 @@ export type QueueSweepEvent = SweepEvent | { kind: 'job'; job: PlannedJob; state
 
 /** How long the night's lock lives without its producer renewing it. */
 const NIGHT_LOCK_MS = 60_000;
+/** How often the producer checks that Redis still holds its night. */
+const NIGHT_CHECK_MS = 5_000;
 
 /** A path under `from` moved under `to` (a reproduction written on a worker, now in the report folder). */
 function rehome(path: string | null, from: string, to: string): string | null {
@@ -175,8 +177,10 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
       finished = resolve;
       broke = reject;
     });
+    let collected = false;
     const collect = async (bull: BullJob<CollectData>): Promise<string> => {
       if (bull.name !== GAME_COLLECTOR) {
+        collected = true;
         finished();
         return 'night';
       }
@@ -205,6 +209,20 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
     await flow.add(nightFlow(plan, options.shared));
     await releaseStranded();
     emit({ kind: 'queued', jobs: jobs.size, reused });
+
+    // A Redis restarted without its data (no persistence) or flushed has forgotten the night: its
+    // collectors would never run. (A Redis that is down is waited out: the check waits with it.)
+    const nightKey = `${PREFIX}:${collectQueue(plan.key)}:${NIGHT_COLLECTOR}`;
+    let checking = false;
+    const watch = setInterval(() => {
+      if (checking || collected) return;
+      checking = true;
+      redis
+        .exists(nightKey)
+        .then((n) => n === 0 && !collected && broke(new Error(`the night is gone from Redis ${options.target.display} (restarted without persistence, or flushed): its jobs' results are lost; run the night again`)), () => undefined)
+        .finally(() => (checking = false));
+    }, NIGHT_CHECK_MS);
+    closers.push(async () => clearInterval(watch));
 
     const stopped = new Promise<void>((resolve) => {
       if (options.signal?.aborted) resolve();

@@ -1,9 +1,9 @@
 /**
  * Nights that meet in the queue, in-process against a real redis-server: two producers whose plans
  * share jobs, running at the same time, both finish; a long-running worker runs a game module as
- * it is on disk now.
+ * it is on disk now; a producer whose night Redis forgot says so.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,5 +112,34 @@ describe('a long-running worker', () => {
     expect(second.games[0].error).toBeNull();
     expect(second.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 4]);
     await worker.stop('finish');
+  });
+});
+
+describe('a Redis restarted without its data mid-night', () => {
+  it('the producer says the night is gone and ends it as interrupted, instead of waiting forever', async () => {
+    const target = parseRedisUrl(`${redis.url}/3`);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const qualifying = new Promise<void>((r) => (started = r));
+    const stub = stubQualifier();
+    const qualifier: Qualifier = async (source, options) => {
+      started();
+      await gate;
+      return stub(source, options);
+    };
+    const worker = startWorker({ target, workers: 1, concurrency: 1, qualifier });
+    await worker.ready;
+    const base = tempDir();
+    const out = join(base, 'night');
+    const night = queueSweep({ games: [fixture('ruin')], target, shared: join(base, 'jobs'), out });
+    night.catch(() => undefined);
+    await qualifying;
+    await redis.restartEmpty();
+    release();
+    const ended = await Promise.race([night.then(() => 'finished', (err: Error) => err.message), sleep(30_000)]);
+    await worker.stop('finish');
+    expect(ended).toMatch(/^the night is gone from Redis redis:\/\/127\.0\.0\.1:\d+\/3 \(restarted without persistence, or flushed\)/);
+    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
   });
 });

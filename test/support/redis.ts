@@ -4,7 +4,7 @@
  * the test. The queue's tests run against it, never against a mock.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -90,6 +90,13 @@ export class RedisServer {
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     await gone;
+  }
+
+  /** Stops the server and starts it again on the same port with no data, as a restart without persistence would. */
+  async restartEmpty(): Promise<void> {
+    await this.stop();
+    for (const file of ['appendonlydir', 'dump.rdb']) rmSync(join(this.dir, file), { recursive: true, force: true });
+    await this.up();
   }
 
   /** Stops the server and starts it again on the same port and files, as a restart in production would. */
