@@ -262,6 +262,7 @@ export interface SweepReport {
   history: HistoryInfo | null;
   games: GameReport[];
   regressions: Regression[];
+  /** Level counts; crashes: levels whose game crashed or ran out of memory (a hang counts in hangs only). */
   summary: { games: number; levels: number; pass: number; fail: number; inconclusive: number; hangs: number; crashes: number; regressions: number };
   /** Every finished level passed (or is inconclusive) and no game errored. */
   passed: boolean;

@@ -36,7 +36,8 @@ function summarise(report: SweepReport): void {
     fail: levels.filter((l) => l.outcome === 'fail').length,
     inconclusive: levels.filter((l) => l.outcome === 'inconclusive').length,
     hangs: levels.filter((l) => l.outcome === 'hang').length,
-    crashes: levels.filter((l) => l.crash !== null).length,
+    // a hang is counted once, as a hang
+    crashes: levels.filter((l) => l.crash !== null && l.crash.kind !== 'hang').length,
     regressions: report.regressions.length,
   };
   report.passed = report.games.every((g) => g.outcome !== 'fail');

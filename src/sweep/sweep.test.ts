@@ -107,6 +107,12 @@ describe('sweep outcomes', () => {
     expect(parseReport(readFileSync(join(out, 'report.json'), 'utf8')).games[0].levels.map((l) => l.outcome)).toEqual(report.games[0].levels.map((l) => l.outcome));
   });
 
+  it('counts a hang as a hang, not as a crash too', async () => {
+    const { report } = await run(['boom', 'hang'], { threshold: 0.9, stepSeconds: 1 });
+    expect(report.games.map((g) => g.levels[0].crash?.kind)).toEqual(['crash', 'hang']);
+    expect(report.summary).toMatchObject({ hangs: 1, crashes: 1 });
+  });
+
   it('records a crash with an action sequence that reproduces it, and goes on with the next game', async () => {
     const { report } = await run(['boom', 'ruin'], { threshold: 0.9 });
     const [boom, ruin] = report.games;
