@@ -7,7 +7,7 @@ import { initIdentity } from '../src/engine/index.js';
 import { loadGameModule } from '../src/suite/index.js';
 // A worker thread imports its kernel's own module, not the stage's index.ts: each thread pays at
 // start for all it imports (a whole stage costs about 0.1 s and 10 MB more a thread).
-import { expandAndClaim, expandBatch, Scratch, type ExpandTask } from '../src/explorer/expand.js';
+import { expandAndClaim, expandBatch, rootOfLevel, Scratch, type ExpandTask } from '../src/explorer/expand.js';
 import { SharedTable, type TableHandle } from '../src/explorer/shared-table.js';
 import { TicketSource, type TicketsHandle } from '../src/explorer/tickets.js';
 import { packMessage, unpackMessage } from '../src/explorer/wire.js';
@@ -34,6 +34,12 @@ export default async function expand(message: { buffer: SharedArrayBuffer; reply
   await initIdentity();
   const task = unpackMessage<ExpandTask>(message.buffer);
   const game = await loadGameModule(task.module);
+  if (task.root) {
+    // The reset state is built here, not on the coordinator's thread: an init that never returns is watched.
+    const root = rootOfLevel(game, task.level, progress);
+    markFinished(progress);
+    return packMessage(root, message.reply);
+  }
   const started = performance.now();
   const result = message.table && message.tickets ? expandAndClaim(game, task, new SharedTable(message.table), new TicketSource(message.tickets), scratch, progress) : expandBatch(game, task, scratch, progress);
   markFinished(progress);
