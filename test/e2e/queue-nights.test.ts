@@ -27,22 +27,28 @@ afterAll(async () => {
 
 const sleep = (ms: number): Promise<'timeout'> => new Promise((r) => setTimeout(() => r('timeout'), ms));
 
+/** The stub qualifier, holding the games `holds` picks until `release()`: `qualifying` resolves when the first starts. */
+function gatedQualifier(holds: (id: string) => boolean): { qualifier: Qualifier; qualifying: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let started!: () => void;
+  const qualifying = new Promise<void>((r) => (started = r));
+  const stub = stubQualifier();
+  const qualifier: Qualifier = async (source, options) => {
+    if (holds(source.game.id)) {
+      started();
+      await gate;
+    }
+    return stub(source, options);
+  };
+  return { qualifier, qualifying, release: () => release() };
+}
+
 describe('two nights sharing jobs', () => {
   it('a night queued while another night runs their shared jobs publishes them once they finish', async () => {
     const target = parseRedisUrl(`${redis.url}/1`);
     // the first night's qualification of ruin holds until the second night is queued
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let started!: () => void;
-    const qualifying = new Promise<void>((r) => (started = r));
-    const stub = stubQualifier();
-    const qualifier: Qualifier = async (source, options) => {
-      if (source.game.id === 'ruin') {
-        started();
-        await gate;
-      }
-      return stub(source, options);
-    };
+    const { qualifier, qualifying, release } = gatedQualifier((id) => id === 'ruin');
     const worker = startWorker({ target, workers: 1, concurrency: 1, qualifier });
     await worker.ready;
     const base = tempDir();
@@ -118,16 +124,7 @@ describe('a long-running worker', () => {
 describe('a Redis restarted without its data mid-night', () => {
   it('the producer says the night is gone and ends it as interrupted, instead of waiting forever', async () => {
     const target = parseRedisUrl(`${redis.url}/3`);
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let started!: () => void;
-    const qualifying = new Promise<void>((r) => (started = r));
-    const stub = stubQualifier();
-    const qualifier: Qualifier = async (source, options) => {
-      started();
-      await gate;
-      return stub(source, options);
-    };
+    const { qualifier, qualifying, release } = gatedQualifier(() => true);
     const worker = startWorker({ target, workers: 1, concurrency: 1, qualifier });
     await worker.ready;
     const base = tempDir();
