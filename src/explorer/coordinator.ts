@@ -432,7 +432,7 @@ class Coordinator {
     // The first states' every transition has its identity checked (a fault at reset is seen at once).
     let checkFirst = 0;
     while (checkFirst < ids.length && ids[checkFirst] < (opened.fullyChecked ?? FULLY_CHECKED)) checkFirst++;
-    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(checkFirst > 0 && { checkFirst }) };
+    const task: ExpandTask = { module: opened.module ?? '', level: opened.level, states, ends, ...(checkFirst > 0 && { checkFirst }), ...(ids[0] === 0 && { rootFirst: true }) };
     const result: Promise<ClaimedBatch | ExpandResult> = this.claimInWorkers ? expander.runAndClaim!(task, this.table.handle, this.tickets.handle) : expander.run(task);
     if (first) this.inflight.addFirst(batch, result);
     else this.inflight.add(batch, result);

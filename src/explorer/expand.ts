@@ -29,6 +29,8 @@ export interface ExpandTask {
    * fault at reset, is checked whole.
    */
   checkFirst?: number;
+  /** The batch begins with the level's root (node 0): a Python kernel checks more around its steps. */
+  rootFirst?: boolean;
   /** Build the level's reset state instead (no states): the result is a RootOfLevel. */
   root?: boolean;
 }

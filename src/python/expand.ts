@@ -11,6 +11,8 @@ export interface SnapshotBatch {
   ends: Uint32Array;
   /** The batch's first states whose every transition is taken again (the explorer's ExpandTask.checkFirst). */
   checkFirst?: number;
+  /** The batch begins with the level's root (ExpandTask.rootFirst). */
+  rootFirst?: boolean;
 }
 
 /** The successor records of a batch, in the layout of the explorer's ExpandResult (src/explorer/expand.ts). */
@@ -124,7 +126,7 @@ export class PythonLevel {
     const steps = batch.ends.length * Math.max(1, game.actions.length);
     let m;
     try {
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0 }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
     } catch (err) {
       // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
       if (!(err instanceof PythonError) || (err.kind !== 'timeout' && err.kind !== 'exited') || err.detail.state === undefined) throw err;

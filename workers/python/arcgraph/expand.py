@@ -61,11 +61,12 @@ class Expander:
         self.collisions = None
         self.identity_fault = None
 
-    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0):
+    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
         the others (by their successor's digest, so the same ones at any worker count), is taken
         again from the restored state: the first that gives another successor or status is left in
-        `identity_fault` (state, action, message)."""
+        `identity_fault` (state, action, message). The steps of the level's root (the batch's first state
+        when `root`) and of the sample also walk the game module around them."""
         rt = self.rt
         self.identity_fault = None
         if exploration != self.exploration or len(self.sent) > 4_000_000:
@@ -101,8 +102,8 @@ class Expander:
             def record(code, bit, cells, result):
                 live, fd, d = result
                 if self.identity_fault is None and (s < check or d[0] == 0):
-                    # the module's own state is walked too, where it costs least: the batch's first state and the sample
-                    self.check_identity(s, level, code, result, outcome_of, s == 0 or d[0] == 0)
+                    # the module's own state is walked too, where it costs least: the root's steps and the sample's
+                    self.check_identity(s, level, code, result, outcome_of, (root and s == 0) or d[0] == 0)
                 if self.collisions is not None:
                     self.collisions.see(d, live, settled(fd))
                 r = rec.latest.get(d, -1)
