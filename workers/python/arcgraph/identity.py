@@ -345,9 +345,9 @@ def module_state(identity, module):
             if value.__module__ == own:
                 for attr, v in vars(value).items():
                     if not attr.startswith('__') and not callable(v) and not isinstance(v, (staticmethod, classmethod, property)):
-                        parts[f'{key}.{attr}'] = identity.value_bytes(v)
+                        parts[f'{key}.{attr}'] = identity.walk_bytes(v)
             continue
-        parts[key] = identity.value_bytes(value)
+        parts[key] = identity.walk_bytes(value)
     return parts
 
 
@@ -368,13 +368,8 @@ class Identity:
             if self.sprite_type:
                 break
 
-    def value_bytes(self, value):
-        """The walk of any value (objects in the shared registry by their key)."""
-        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type)
-        w.walk(value)
-        return b''.join(w.out)
-
     def walk_bytes(self, game):
+        """The canonical walk of the game object (or of any value: objects in the shared registry by their key)."""
         w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type)
         w.walk(game)
         return b''.join(w.out)
