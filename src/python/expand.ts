@@ -2,7 +2,7 @@
 import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
 import { Abandonment } from './pool.js';
-import { faultKindOf, PythonError, type PyFaultKind } from './process.js';
+import { faultKindOf, stoppedAt, type PyFaultKind } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
 
 /** A batch as the explorer sends it: frontier snapshots back to back and the end of each. */
@@ -129,10 +129,11 @@ export class PythonLevel {
       m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
     } catch (err) {
       // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
-      if (!(err instanceof PythonError) || (err.kind !== 'timeout' && err.kind !== 'exited') || err.detail.state === undefined) throw err;
+      const at = stoppedAt(err);
+      if (!at) throw err;
       const n = batch.ends.length;
       const none = new Uint32Array(0);
-      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: Number(err.detail.state), action: Number(err.detail.action), message: err.message, kind: err.kind === 'timeout' ? 'hang' : 'crash' } };
+      return { steps: new Uint32Array(n), recordEnds: new Uint32Array(n), lo: none, hi: none, keys: new Uint8Array(0), cells: new Uint16Array(0), action: new Uint16Array(0), outcome: new Uint8Array(0), node: new Int32Array(0), bytes: new Uint8Array(0), bytesEnd: none, error: { state: at.item, action: at.action, message: at.message, kind: at.kind } };
     }
     const [stepsB, endsB, digests, keys, cells, action, outcome, node, bytes, bytesEnd, totals] = m.blobs;
     const count = keys.length;

@@ -90,6 +90,22 @@ export const isGameFault = (err: unknown): err is PythonError => err instanceof 
 /** The fault a game's step error is, from the host's GameError kind (timeout, memory or exception). */
 export const faultKindOf = (kind: unknown): PyFaultKind => (kind === 'timeout' ? 'hang' : kind === 'memory' ? 'out-of-memory' : 'crash');
 
+/** Where a process stopped mid-request: killed by the heartbeat (a hang) or ended by the game (os._exit), on the item, sub-step and action its heartbeat named. */
+export interface StoppedAt {
+  /** The batch item (a state, a walk) the process was on. */
+  item: number;
+  step: number;
+  action: number;
+  kind: 'hang' | 'crash';
+  message: string;
+}
+
+/** The point a dead or killed Python process was at, or undefined when the error is another kind (or names no point). */
+export const stoppedAt = (err: unknown): StoppedAt | undefined =>
+  err instanceof PythonError && (err.kind === 'timeout' || err.kind === 'exited') && err.detail.state !== undefined
+    ? { item: Number(err.detail.state), step: Number(err.detail.step), action: Number(err.detail.action), kind: err.kind === 'timeout' ? 'hang' : 'crash', message: err.message }
+    : undefined;
+
 interface Pending {
   resolve: (m: Message) => void;
   reject: (e: Error) => void;

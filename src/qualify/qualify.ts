@@ -60,7 +60,8 @@ export async function qualify(source: GameSource, options: QualifyOptions = {}):
 
   // Reproductions are played to write them: a JavaScript game's on a thread of its own, where a
   // step or an init that never returns (the next level's, after a win) stops at the step limit.
-  const recorder = module ? threadedGame(module, options.hangSeconds) : undefined;
+  // Only started when a finding needs one written (playback findings point at their own file).
+  const recorder = module && raw.some((f) => !f.file) ? threadedGame(module, options.hangSeconds) : undefined;
   let reproduced: Awaited<ReturnType<typeof reproduce>>;
   try {
     reproduced = await reproduce(game, raw, options, recorder);

@@ -4,7 +4,7 @@ import { actionName, codeName, cutCycles, type Action } from '../engine/index.js
 import { GameCrash, openLevel, workerHeapMb, type FaultKind, type GameSource } from '../explorer/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
-import { Abandonment, faultKindOf, PythonError, pythonWalks, WalkCrash, type StepTiming } from '../python/index.js';
+import { Abandonment, faultKindOf, pythonWalks, stoppedAt, WalkCrash, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
@@ -137,7 +137,8 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
         // A Python walk names the episode that threw and the actions from the level's start.
         if (err instanceof WalkCrash) throw new GameCrash(game.id, level, err.actions.map(codeName), `${err.reason} (random episode ${err.episode}, seed ${seed})`, faultKindOf(err.kind));
         // Its process killed by the heartbeat, or ended by the game (os._exit): the episode and step it was on.
-        if (err instanceof PythonError && (err.kind === 'timeout' || err.kind === 'exited') && err.detail.state !== undefined) throw fault(first + Number(err.detail.state), Number(err.detail.step), err.message, err.kind === 'timeout' ? 'hang' : 'crash');
+        const at = stoppedAt(err);
+        if (at) throw fault(first + at.item, at.step, at.message, at.kind);
         if (!(err instanceof StepStalled)) throw err;
         const [offset, step] = err.at;
         const reason = err.kind === 'hang' ? `a step did not return within ${err.limitSeconds} s: its worker thread was stopped` : 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY)';

@@ -7,7 +7,7 @@ import { actionCode, actionFromCode, actionName, sameBytes, type Action, type Ch
 import { OrderedRunner, StepStalled, Watchdog, workerPool } from '../../parallel/index.js';
 import { workerHeapMb } from '../../explorer/index.js';
 import { walkActions } from '../../player/index.js';
-import { crossCheck, pythonFuzz, PythonError, PythonGame, type PyFuzzResult } from '../../python/index.js';
+import { crossCheck, pythonFuzz, PythonError, PythonGame, stoppedAt, type PyFuzzResult } from '../../python/index.js';
 import type { Profile, RegimeOutcome } from '../types.js';
 import { elapsed, type RegimeContext } from './context.js';
 import { runFuzz, type FuzzFault, type FuzzResult, type FuzzTask, type FuzzTiming, type WalkPoint } from './fuzz-walks.js';
@@ -97,9 +97,9 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       const result = attempt().catch((err: unknown) => (err instanceof PythonError && err.kind === 'died' ? attempt() : Promise.reject(err))).then(
         (r): Outcome => fromPython(python, r),
         (err: unknown): Outcome => {
-          if (err instanceof PythonError && (err.kind === 'timeout' || err.kind === 'exited') && err.detail.state !== undefined)
-            return { hung: { walk: Number(err.detail.state), step: Number(err.detail.step), action: Number(err.detail.action) }, ...(err.kind === 'exited' && { exited: err.message }) };
-          throw err;
+          const at = stoppedAt(err);
+          if (!at) throw err;
+          return { hung: { walk: at.item, step: at.step, action: at.action }, ...(at.kind === 'crash' && { exited: at.message }) };
         },
       );
       return inflight.add({ task }, result);
