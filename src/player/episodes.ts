@@ -37,6 +37,8 @@ export function playEpisode(game: Game, level: number, policy: Policy, seed: num
   const available = new Set<number>(game.actions);
   const actions: Action[] = [];
   let state = game.init(level);
+  const start = checkedStatus(game.status(state));
+  if (start !== 'playing') return { actions, steps: 0, end: start === 'won' ? 'won' : 'lost' };
   for (let n = 1; n <= maxSteps; n++) {
     const action = drawAction(rng, choices, available);
     if (!action) continue;

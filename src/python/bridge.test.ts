@@ -248,6 +248,19 @@ describe('the Python bridge on the fixture games', () => {
     expect([fuzz.steps, fuzz.faults, fuzz.resetFaults]).toEqual([0, [], [{ check: 'malformed-transition', message: 'the reset state of level 4 has status "lost", not playing' }]]);
   });
 
+  it('explores a level its RESET completes (the game already on the next) as one won state, and random play settles it before a step', async () => {
+    const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const report = await explore(game, { level: 6, workers: 1 });
+    expect([report.nodes, report.terminals.won, report.shortestWin?.length, report.pWin.exact && `${report.pWin.exact.p}/${report.pWin.exact.q}`]).toEqual([1, 1, 0, '1/1']);
+    expect(game.status(game.init(6))).toBe('won');
+    const { randomPlay } = await import('../random/index.js');
+    const won = await randomPlay(game, { level: 6, steps: 100, workers: 1 });
+    expect([won.starts, won.episodes, won.wins, won.steps, won.lower]).toEqual(['won', 1, 1, 0, 1]);
+    const lost = await randomPlay(game, { level: 4, steps: 100, workers: 1 });
+    expect([lost.starts, lost.losses, lost.steps, lost.upper]).toEqual(['lost', 1, 0, 0]);
+  });
+
   it('says in one line what is missing: the interpreter or the engine, and how to install it', () => {
     expect(() => openPythonGame(fixtureGame('hid1'), { python: 'no-such-python-here' })).toThrow(/^no Python interpreter 'no-such-python-here' .*pip install arcengine/);
     expect(() => openPythonGame(fixtureGame('hid1'), { engine: '/nonexistent', python: 'python3' })).toThrow(/^cannot import the ARC engine 'arcengine' .*pip install arcengine/);

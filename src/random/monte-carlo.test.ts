@@ -6,6 +6,7 @@ import { attemptsToCertify } from '../analysis/verdict.js';
 import { clopperPearson, incompleteBeta } from './clopper-pearson.js';
 import { randomPlay } from './monte-carlo.js';
 import { Rng } from '../player/rng.js';
+import type { Game } from '../engine/index.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -94,6 +95,18 @@ describe('random play', () => {
     expect(r.cutOff).toBeGreaterThan(0);
     expect(r.upper).toBeGreaterThanOrEqual(clopperPearson(r.wins + r.cutOff, r.episodes).upper);
     expect(r.lower).toBe(clopperPearson(r.wins, r.episodes).lower);
+  });
+
+  it('settles a level that starts won or lost exactly, before a step, without spending the budget', async () => {
+    const ruin = (await loadGame(fixture('ruin'))).game as Game<{ level: number; pos: number }>;
+    // Level 1 starts on its goal (won), level 2 on its pit (lost): a step from either would move on.
+    const ended = { ...ruin, init: (level: number) => ({ level, pos: level === 1 ? RUIN_LEVELS[0].n : 0 }) };
+    const won = await randomPlay(ended, { level: 1, steps: 1_000, seed: 5 });
+    expect([won.starts, won.episodes, won.wins, won.steps, won.lower, won.upper, won.verdict, won.firstWin]).toEqual(['won', 1, 1, 0, 1, 1, 'fail', 0]);
+    const lost = await randomPlay(ended, { level: 2, steps: 1_000, seed: 5 });
+    expect([lost.starts, lost.episodes, lost.losses, lost.steps, lost.lower, lost.upper, lost.verdict]).toEqual(['lost', 1, 1, 0, 0, 0, 'pass']);
+    const played = await randomPlay(ruin, { level: 1, steps: 1_000, seed: 5 });
+    expect(played.starts).toBeUndefined();
   });
 
   it('passes a level no random attempt can win', async () => {

@@ -49,6 +49,8 @@ export interface RandomResult {
   tutorial: boolean;
   /** For an inconclusive verdict: what would settle it. */
   hint?: string;
+  /** The level starts won or lost (its reset state): every attempt ends there, the rate is exact, no step is taken. */
+  starts?: 'won' | 'lost';
   /** The first winning episode, to reproduce it (replay with the same seed and policy). */
   firstWin?: number;
   /** A real ARC game's steps: how many, how long, frames rendered, the slowest (the performance profile). */
@@ -109,6 +111,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   let cutOff = 0;
   let unfinished = 0;
   let firstWin: number | undefined;
+  let starts: RandomResult['starts'];
   let nextEpisode = 0;
   // A task of about 20,000 steps amortises a thread's round trip; a Python step costs a millisecond,
   // so there a task is about 500 steps (and few are wasted past the budget).
@@ -119,7 +122,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   // (the watchdog stops one that is stuck; a Python game's processes still running one are killed
   // after a grace).
   try {
-    while (used < budget && !options.signal?.aborted) {
+    while (used < budget && !starts && !options.signal?.aborted) {
       while (inflight.size < 2 * workers) {
         inflight.add(nextEpisode, run({ module: module ?? '', level, policy, seed, first: nextEpisode, count: perTask, maxAttemptSteps: cap }));
         nextEpisode += perTask;
@@ -147,6 +150,16 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
       if (r.timing) timing = mergeTiming(timing, r.timing);
       let stepsTaken = 0;
       for (let i = 0; i < r.steps.length && used < budget; i++) {
+        // Only a level whose reset state is won or lost ends an attempt before its first step
+        // (a drawn no-op counts as a step): every attempt would, so one settles it.
+        if (r.steps[i] === 0) {
+          starts = r.end[i] === WalkEnd.WON ? 'won' : 'lost';
+          if (starts === 'won') firstWin = 0;
+          wins = starts === 'won' ? 1 : 0;
+          losses = 1 - wins;
+          episodes = 1;
+          break;
+        }
         const left = budget - used;
         const taken = Math.min(r.steps[i], left);
         used += taken;
@@ -176,8 +189,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
       walksStopped?.abandon();
     }
   }
-  const { lower } = clopperPearson(wins, episodes);
-  const { upper } = clopperPearson(wins + cutOff, episodes);
+  const { lower, upper } = starts ? { lower: wins, upper: wins } : { lower: clopperPearson(wins, episodes).lower, upper: clopperPearson(wins + cutOff, episodes).upper };
   const verdict = verdictFor(lower, upper, threshold);
   const seconds = (performance.now() - started) / 1000;
   const result: RandomResult = {
@@ -202,6 +214,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
     stepsPerSecond: seconds > 0 ? used / seconds : 0,
   };
   if (firstWin !== undefined) result.firstWin = firstWin;
+  if (starts) result.starts = starts;
   if (timing) result.timing = timing;
   if (verdict === 'inconclusive') {
     const need = attemptsToCertify(threshold);

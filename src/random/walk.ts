@@ -37,11 +37,15 @@ export function runWalks(game: Game, task: WalkTask): WalkResult {
   at[0] = 0;
   at[1] = 0;
   let root: unknown;
+  let start: string;
   try {
     root = game.init(task.level);
+    start = checkedStatus(game.status(root));
   } catch (err) {
     return { steps: steps.subarray(0, 0), end: end.subarray(0, 0), error: { episode: 0, step: 0, message: `init(${task.level}) threw: ${err instanceof Error ? err.message : String(err)}` } };
   }
+  // A level that starts won or lost: every episode ends there, before its first step.
+  if (start !== 'playing') return { steps, end: end.fill(start === 'won' ? WalkEnd.WON : WalkEnd.LOST) };
   for (let i = 0; i < task.count; i++) {
     at[0] = i;
     const rng = new Rng(task.seed, task.first + i);

@@ -34,8 +34,12 @@ function describe(r: RandomResult, interrupted: boolean): string {
   const rows = [
     ...(interrupted ? [`PARTIAL: interrupted after ${r.steps} steps of the budget`] : []),
     `${r.game} level ${r.level}${r.tutorial ? ' (tutorial: exempt)' : ''}, policy ${r.policy}, seed ${r.seed}`,
-    `${r.episodes} attempts in ${r.steps} steps: ${r.wins} won, ${r.losses} game over, ${r.cutOff} cut off${r.unfinished ? ' (and one unfinished when the budget ran out)' : ''}`,
-    `win rate ${r.winRate.toExponential(3)}; 95% bounds [${r.lower.toExponential(3)}, ${r.upper.toExponential(3)}]`,
+    ...(r.starts
+      ? [`the level starts ${r.starts === 'won' ? 'won' : 'lost (game over)'}: every attempt ends at its reset state, before a step; win rate ${r.winRate} exactly`]
+      : [
+          `${r.episodes} attempts in ${r.steps} steps: ${r.wins} won, ${r.losses} game over, ${r.cutOff} cut off${r.unfinished ? ' (and one unfinished when the budget ran out)' : ''}`,
+          `win rate ${r.winRate.toExponential(3)}; 95% bounds [${r.lower.toExponential(3)}, ${r.upper.toExponential(3)}]`,
+        ]),
     `verdict against ${r.threshold}: ${r.verdict}${r.hint ? ` (${r.hint})` : ''}`,
     `speed: ${Math.round(r.stepsPerSecond)} steps/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s`,
   ];

@@ -118,7 +118,7 @@ class Host:
         if 6 in rt.actions:
             from .clicks import partition
             moves += len(partition(game))
-        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game), 'moves': moves}
+        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, int(header['level'])), 'moves': moves}
         if note:
             reply['note'] = note
         frame_bytes = frame.astype('uint8').tobytes()
@@ -184,7 +184,7 @@ class Host:
             live, frame, _, _ = level_start(rt, level, header.get('path'))
         except GameError as err:
             return _fuzz_start_failed(level, err), []
-        status = rt.start_status(live[0])
+        status = rt.start_status(live[0], level)
         if status != PLAYING:
             # The engine ignores actions once the game is over: walks from here would only report empty frames.
             name = 'lost' if status == LOST else 'won'

@@ -251,11 +251,12 @@ class Runtime:
             return WON
         return PLAYING
 
-    def start_status(self, game):
-        """Of a level's start: the engine calls step() for RESET too, so a level can start lost (or won)."""
+    def start_status(self, game, level):
+        """Of a level's start: the engine calls step() for RESET too, so a level can start lost, or won
+        (the whole game, or this level: RESET's step completed it and the game is already on the next)."""
         if game._state == self.GameState.GAME_OVER:
             return LOST
-        return WON if game._state == self.GameState.WIN else PLAYING
+        return WON if game._state == self.GameState.WIN or game._score > level - 1 else PLAYING
 
     def digest(self, live, frame):
         game, rng = live[0], live[1]

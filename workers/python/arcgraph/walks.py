@@ -20,6 +20,10 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
     steps = array('I')
     end = array('B')
     error = None
+    begins = rt.start_status(rt.restore(start)[0], level)
+    if begins != PLAYING:
+        # A level that starts won or lost (RESET's own step ended it): every episode ends before its first step.
+        return array('I', [0] * count), array('B', [WALK_WON if begins == WON else WALK_LOST] * count), None
     for i in range(count):
         rt.progress.item = i
         rng = Rng(seed, first + i)
