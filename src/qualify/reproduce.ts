@@ -45,7 +45,8 @@ export function writeReproduction(path: string, game: Game, level: number, actio
     const { frame: _layers, ...rest } = { ...base, frame: undefined };
     return { ...rest, action_input: actionInput(action), full_reset: action.id === GameAction.RESET && !before };
   };
-  for (const [i, action] of [{ id: GameAction.RESET } as Action, ...actions].entries()) {
+  const played = [{ id: GameAction.RESET } as Action, ...actions];
+  for (const [i, action] of played.entries()) {
     if (!session || (i === actions.length && unplayable(check))) {
       lines.push(unplayed(action));
       break;
@@ -55,6 +56,8 @@ export function writeReproduction(path: string, game: Game, level: number, actio
       result = session.act(action);
     } catch {
       lines.push(unplayed(action));
+      // A flaky fault's sequence is repeated after a RESET: the repeats go on from there.
+      if (played[i + 1]?.id === GameAction.RESET) continue;
       break;
     }
     lines.push(frameProblem(result.frame) ? frameless(result) : frameDataToJson(result, guid));
@@ -91,7 +94,8 @@ export async function reproduce(game: Game, raw: RawFault[], options: QualifyOpt
       // Interrupted: the sequence as found (cycles cut), without the searches of a full shrink.
       const actions = options.signal?.aborted ? cutCycles(game, fault.level, fault.actions) : await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
       finding.actions = actions.map(actionName);
-      recorded = fault.check === 'nondeterminism' ? repeatFlaky(game, fault.level, actions) : actions;
+      // A fault that comes and goes (a step, a render, an exception) is repeated until replay is all but sure to see it.
+      recorded = repeatFlaky(game, fault.level, actions, fault.check, pinned);
     }
     const path = join(folder(), `${game.id}.qualify-${fault.check}.${n + 1}.${randomUUID()}.recording.jsonl`);
     writeReproduction(path, recorder, fault.level, recorded, fault.check);
