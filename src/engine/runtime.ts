@@ -34,7 +34,16 @@ export interface SessionOptions {
    * as actions that leave the state unchanged, so a replay of their recordings must too.
    */
   acceptUnavailable?: boolean;
+  /**
+   * Answer an action after GAME_OVER or WIN as the engine's perform_action does (default false:
+   * refused with an ActionError): no frame, the state unchanged, not counted for RESET. Recordings
+   * made against the ARC API hold such lines, so a replay of them must accept them.
+   */
+  acceptAfterEnd?: boolean;
 }
+
+/** Whether `action` reaches a session that has ended (GAME_OVER or WIN): only RESET continues one. */
+export const afterEnd = (state: SessionState, action: Action): boolean => action.id !== GameAction.RESET && (state === 'GAME_OVER' || state === 'WIN');
 
 /** A session of `game` begun at `startLevel`: the game's own sessions where it has them (a real ARC game's engine), else Session. */
 export function openSession<S>(game: Game<S>, startLevel = 1, options: SessionOptions = {}): GameSession<S> {
@@ -54,6 +63,7 @@ export function checkSessionAction(game: Game, state: SessionState, action: Acti
     }
   }
   if (state === 'NOT_PLAYED') throw new ActionError('the game has not started: send RESET first');
+  if (options.acceptAfterEnd) return;
   if (state === 'GAME_OVER') throw new ActionError('the game is over: only RESET continues');
   if (state === 'WIN') throw new ActionError('the game is won: only RESET continues');
 }
@@ -103,6 +113,9 @@ export class Session<S = unknown> implements GameSession<S> {
     if (action.id === GameAction.RESET) return this.reset(action);
     checkSessionAction(game, this.state, action, this.options);
     this.actionCount++;
+    // An accepted action after the end: the engine's empty answer, not counted for RESET (its
+    // perform_action returns before counting it).
+    if (afterEnd(this.state, action)) return this.frameData(action, [], false);
     this.actionsThisLevel++;
     // An unavailable action is an action that leaves the state unchanged (a game's step is only
     // defined for its own actions); it still counts for RESET, as in the engine's perform_action.

@@ -45,7 +45,7 @@ export class PySession implements GameSession<PyState> {
   }
 
   act(action: Action): FrameData {
-    // An accepted unavailable action goes to the engine: its perform_action decides what it does.
+    // An accepted unavailable action, or one after the end, goes to the engine: its perform_action decides what it does.
     checkSessionAction(this.game, this.state, action, this.options);
     this.actionCount++;
     const m = this.game.call({ op: 'session', sid: this.sid, what: 'act', action: actionCode(action) }, [], 1);

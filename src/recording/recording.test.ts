@@ -160,11 +160,54 @@ describe('divergence', () => {
     expect(r.divergence?.message).toContain('counter overflow');
     expect(r.steps).toBe(4);
   });
+});
 
-  it('treats an action the session refuses before any divergence (after WIN) as bad input naming the line', () => {
-    const won = recordActions(ruin, ruinWins(6)).lines;
-    const text = recordingText([...won, { ...structuredClone(won.at(-1)!), action_input: { id: GameAction.ACTION4, data: {} } }]);
-    expect(() => replayRecording(ruin, parseRecording(text, 'bad.jsonl'))).toThrow(/^bad\.jsonl:\d+: the game is won: only RESET continues/);
+describe('actions after GAME_OVER or WIN (recordings made against the ARC API hold them)', () => {
+  const RESET: Action = { id: GameAction.RESET };
+  // Level 1 won, then level 2 (cell 2 of 5) lost by two steps left: GAME_OVER with one level completed.
+  const lostActions = [...ruinWins(1), LEFT, LEFT];
+  const lost = recordActions(ruin, lostActions).lines;
+  const levelReset = recordActions(ruin, [...lostActions, RESET]).lines.at(-1)!;
+  const won = recordActions(ruin, ruinWins(6)).lines;
+  const fullReset = recordActions(ruin, [...ruinWins(6), RESET]).lines.at(-1)!;
+  const right = { id: GameAction.ACTION4, data: {} };
+  /** The engine's answer (perform_action): no frame, the state unchanged, levels_completed and win_levels 0, no full reset. */
+  const engineAnswer = (after: RecordedFrameData, action: RecordedFrameData['action_input']): RecordedFrameData => ({ ...structuredClone(after), action_input: action, frame: [], levels_completed: 0, win_levels: 0, full_reset: false });
+
+  it('replays one after GAME_OVER as the engine answers it: no frame, the state unchanged, RESET still resetting the level', () => {
+    expect(lost.at(-1)).toMatchObject({ state: 'GAME_OVER', levels_completed: 1 });
+    const text = recordingText([...lost, engineAnswer(lost.at(-1)!, right), engineAnswer(lost.at(-1)!, { id: GameAction.ACTION1, data: {} }), levelReset]);
+    const r = replayRecording(ruin, parseRecording(text, 'over.jsonl'));
+    expect(r.divergence).toBeUndefined();
+    expect(r).toMatchObject({ reproduced: true, steps: lost.length + 3, outcome: { state: 'NOT_FINISHED', levels_completed: 1 } });
+    // The replay writes the session's counts; written again, it still reproduces.
+    expect(r.lines.slice(-3, -1).map((l) => [l.state, l.frame.length, l.levels_completed, l.win_levels, l.full_reset])).toEqual([
+      ['GAME_OVER', 0, 1, 6, false],
+      ['GAME_OVER', 0, 1, 6, false],
+    ]);
+    expect(replayRecording(ruin, parseRecording(recordingText(r.lines), 'again.jsonl')).reproduced).toBe(true);
+  });
+
+  it('replays one after WIN alike (the RESET after it is a full reset)', () => {
+    const text = recordingText([...won, engineAnswer(won.at(-1)!, right), fullReset]);
+    const r = replayRecording(ruin, parseRecording(text, 'win.jsonl'));
+    expect(r.divergence).toBeUndefined();
+    expect(r).toMatchObject({ reproduced: true, outcome: { state: 'NOT_FINISHED', levels_completed: 0 } });
+    expect(r.lines.at(-2)).toMatchObject({ state: 'WIN', frame: [], levels_completed: 6 });
+  });
+
+  it('diverges where the recording says such an action did something', () => {
+    const after = (change: (d: RecordedFrameData) => void) => {
+      const line = engineAnswer(lost.at(-1)!, right);
+      change(line);
+      return replayRecording(ruin, parseRecording(recordingText([...lost, line]), 'r.jsonl')).divergence;
+    };
+    const step = lost.length + 1;
+    expect(after((d) => (d.frame = structuredClone(lost.at(-1)!.frame)))).toMatchObject({ step, field: 'frame', message: `step ${step} (line ${step}, ACTION4): frame has 1 layer(s) recorded, 0 replayed` });
+    expect(after((d) => (d.state = 'NOT_FINISHED'))).toMatchObject({ step, field: 'state', recorded: 'NOT_FINISHED', replayed: 'GAME_OVER' });
+    // Neither the engine's 0 nor the session's 1.
+    expect(after((d) => (d.levels_completed = 3))).toMatchObject({ step, field: 'levels_completed', recorded: 3, replayed: 1 });
+    expect(after((d) => (d.full_reset = true))).toMatchObject({ step, field: 'full_reset' });
   });
 });
 

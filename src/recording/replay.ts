@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/index.js';
 import type { Frame, Game } from '../engine/index.js';
 import { InputError } from '../errors.js';
-import { ActionError, openSession, type FrameData, type GameSession } from '../engine/index.js';
+import { ActionError, afterEnd, openSession, type FrameData, type GameSession } from '../engine/index.js';
 import { IdentityFrames, frameProblem, inspectStep, type Check } from '../engine/index.js';
 import type { RecordedStep, Recording } from './read.js';
 import { frameDataToJson, type RecordedFrameData, type RecordingOutcome } from './write.js';
@@ -95,12 +95,13 @@ function checkTransition(game: Game, session: GameSession, action: Action, where
 /**
  * Replays `recording` on `game`. An unavailable action is played as the engine plays it (an action
  * that leaves the state unchanged; a real ARC game's perform_action decides), as agents send them.
- * An action the session refuses before any divergence (after GAME_OVER or WIN) is bad input: an
- * InputError naming the line. A recording that does not begin with RESET starts from the reset
- * state of the game.
+ * An action after GAME_OVER or WIN is answered as the engine answers it (no frame, the state
+ * unchanged), as recordings made against the ARC API hold them. An action the session refuses
+ * before any divergence is bad input: an InputError naming the line. A recording that does not
+ * begin with RESET starts from the reset state of the game.
  */
 export function replayRecording(game: Game, recording: Recording, options: ReplayOptions = {}): ReplayResult {
-  const session = openSession(game, startLevel(game, recording.steps[0]), { acceptUnavailable: true });
+  const session = openSession(game, startLevel(game, recording.steps[0]), { acceptUnavailable: true, acceptAfterEnd: true });
   if (recording.steps[0].action.id !== GameAction.RESET) session.act({ id: GameAction.RESET });
   const guid = randomUUID();
   const lines: RecordedFrameData[] = [];
@@ -113,6 +114,7 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
   for (const [index, step] of recording.steps.entries()) {
     const where = { step: index + 1, line: step.line, action: actionName(step.action) };
     if (!divergence) divergence = checkTransition(game, session, step.action, where, successors, identity, stepLimitMs);
+    const ended = afterEnd(session.sessionState, step.action);
     let result: FrameData;
     try {
       result = session.act(step.action);
@@ -126,11 +128,12 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
       break;
     }
     steps++;
-    const bad = frameProblem(result.frame);
+    // The engine answers an action after the end with no frame at all: no frame to check.
+    const bad = ended ? undefined : frameProblem(result.frame);
     if (bad) divergence ??= { ...where, field: 'invalid-frame', recorded: null, replayed: bad, message: `step ${where.step} (line ${where.line}, ${where.action}): invalid frame: ${bad}` };
     // An invalid frame has no JSON form: its line is kept without layers.
     lines.push(frameDataToJson(bad ? { ...result, frame: [] } : result, guid));
-    divergence ??= compare(step, result, where);
+    divergence ??= compare(step, result, where, ended);
   }
   return {
     steps,
@@ -141,7 +144,13 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
   };
 }
 
-function compare(step: RecordedStep, result: FrameData, where: { step: number; line: number; action: string }): Divergence | undefined {
+/**
+ * The first recorded field that differs from the replay. After the end (`ended`), the engine's own
+ * answer carries levels_completed and win_levels 0 (its perform_action passes them to FrameData
+ * under names FrameData ignores), so a recording made against it holds 0 and 0 there: accepted as
+ * well as the session's counts.
+ */
+function compare(step: RecordedStep, result: FrameData, where: { step: number; line: number; action: string }, ended = false): Divergence | undefined {
   const differ = (field: Divergence['field'], recorded: unknown, replayed: unknown, detail?: string): Divergence => ({
     ...where,
     field,
@@ -150,8 +159,9 @@ function compare(step: RecordedStep, result: FrameData, where: { step: number; l
     message: `step ${where.step} (line ${where.line}, ${where.action}): ${detail ?? `${field} recorded ${JSON.stringify(recorded)}, replayed ${JSON.stringify(replayed)}`}`,
   });
   if (step.state !== undefined && step.state !== result.state) return differ('state', step.state, result.state);
-  if (step.levelsCompleted !== undefined && step.levelsCompleted !== result.levels_completed) return differ('levels_completed', step.levelsCompleted, result.levels_completed);
-  if (step.winLevels !== undefined && step.winLevels !== result.win_levels) return differ('win_levels', step.winLevels, result.win_levels);
+  const engineCounts = ended && (step.levelsCompleted ?? 0) === 0 && (step.winLevels ?? 0) === 0;
+  if (!engineCounts && step.levelsCompleted !== undefined && step.levelsCompleted !== result.levels_completed) return differ('levels_completed', step.levelsCompleted, result.levels_completed);
+  if (!engineCounts && step.winLevels !== undefined && step.winLevels !== result.win_levels) return differ('win_levels', step.winLevels, result.win_levels);
   if (step.fullReset !== undefined && step.fullReset !== result.full_reset) return differ('full_reset', step.fullReset, result.full_reset);
   if (step.frame !== undefined) {
     const detail = frameDifference(step.frame, result.frame);

@@ -4,7 +4,7 @@
  * CI requires them (.ci/run fails without them).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,41 @@ describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
     const replay = replayRecording(g, readRecording(file));
     expect(replay.divergence).toBeUndefined();
     expect(replay.reproduced).toBe(true);
+  });
+
+  it("replays a recording made with the engine's own perform_action through a GAME_OVER and the actions sent after it (tu93)", () => {
+    // The recording as the ARC API makes it: each FrameData the engine returns, dumped as JSON. tu93
+    // level 1 allows 50 actions; the engine answers ACTION2 and ACTION5 (unavailable) after the
+    // GAME_OVER with no frame and levels_completed and win_levels 0; RESET then resets the level.
+    const g = game('tu93');
+    const codes = [0, ...Array.from({ length: 50 }, () => 1), 2, 5, 0, 4];
+    const script = `
+import importlib.util, json, sys
+from arcengine import ARCBaseGame, ActionInput, GameAction
+spec = importlib.util.spec_from_file_location('tu93_api', sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+sys.modules['tu93_api'] = module
+spec.loader.exec_module(module)
+game = next(c for c in vars(module).values() if isinstance(c, type) and issubclass(c, ARCBaseGame) and c is not ARCBaseGame)()
+for code in json.loads(sys.argv[2]):
+    fd = game.perform_action(ActionInput(id=GameAction.from_id(code)))
+    print(json.dumps({'timestamp': '2026-03-30T12:00:00+00:00', 'data': fd.model_dump(mode='json')}))`;
+    const host = hostCommand(join(ARC_GAMES, 'tu93'), { engine: ARC_ENGINE }, []);
+    const api = spawnSync(host.python, ['-c', script, g.info.file, JSON.stringify(codes)], { env: host.env, encoding: 'utf8' });
+    expect(api.status, api.stderr).toBe(0);
+    const data = api.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).data);
+    expect(data.slice(50, 54).map((d) => [d.state, d.frame.length, d.levels_completed, d.win_levels, d.full_reset])).toEqual([
+      ['GAME_OVER', 1, 0, 9, false],
+      ['GAME_OVER', 0, 0, 0, false],
+      ['GAME_OVER', 0, 0, 0, false],
+      ['NOT_FINISHED', 1, 0, 9, false],
+    ]);
+    const file = join(dir, 'tu93.api.over.recording.jsonl');
+    writeFileSync(file, api.stdout);
+    const replay = replayRecording(g, readRecording(file));
+    expect(replay.divergence).toBeUndefined();
+    expect(replay).toMatchObject({ reproduced: true, steps: codes.length, outcome: { state: 'NOT_FINISHED', levels_completed: 0 } });
+    expect(replay.lines[51]).toMatchObject({ state: 'GAME_OVER', frame: [], full_reset: false });
   });
 
   it('runs explore, random, qualify and replay from the command line', () => {

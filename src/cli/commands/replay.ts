@@ -19,6 +19,7 @@ checking state, levels_completed and frames, and names the first step that diver
               a replay that diverges writes nothing and says so on stderr)
   --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
 A real ARC game is replayed with the engine's own perform_action (RESET rules, level progression).
+An action after GAME_OVER or WIN is answered as the engine answers it: no frame, the state unchanged.
 ${STEP_USAGE}
 ${PYTHON_USAGE}
 Exit codes: 0 reproduced, 1 diverged (a step that hangs is stopped at the limit and diverges), 2 bad input.`;
