@@ -36,6 +36,8 @@ export interface Recording {
   steps: RecordedStep[];
   /** The final scorecard line of an Agents recording, as written. */
   scorecard?: unknown;
+  /** That line's timestamp, as written (`replay --out` writes the line back as it was). */
+  scorecardTimestamp?: unknown;
 }
 
 const STATES: readonly string[] = ['NOT_PLAYED', 'NOT_FINISHED', 'WIN', 'GAME_OVER'];
@@ -62,6 +64,7 @@ export function parseRecording(text: string, file: string): Recording {
   let gameId: string | undefined;
   let gameIdLine = 0;
   let scorecard: unknown;
+  let scorecardTimestamp: unknown;
   let scorecardLine = 0;
   lines.forEach((raw, index) => {
     const line = index + 1;
@@ -80,6 +83,7 @@ export function parseRecording(text: string, file: string): Recording {
     const data = record.data;
     if (data.action_input === undefined) {
       scorecard = data;
+      scorecardTimestamp = record.timestamp;
       scorecardLine = line;
       return;
     }
@@ -91,7 +95,7 @@ export function parseRecording(text: string, file: string): Recording {
     steps.push(step);
   });
   if (steps.length === 0) throw new InputError(`${file}: the recording has no steps`);
-  return { file, style: style!, gameId, steps, scorecard };
+  return { file, style: style!, gameId, steps, scorecard, scorecardTimestamp };
 }
 
 function parseStep(data: Json, line: number, fail: (why: string) => never): RecordedStep {

@@ -118,6 +118,10 @@ describe('record then replay', () => {
     const recording = parseRecording(text, 'card.jsonl');
     expect(recording.scorecard).toEqual({ card_id: 'c', score: 1 });
     expect(recording.steps).toHaveLength(lines.length);
+    // written back last, as it was
+    const again = recordingText(lines, undefined, { timestamp: recording.scorecardTimestamp, data: recording.scorecard });
+    expect(again.trimEnd().split('\n').at(-1)).toBe('{"timestamp":"x","data":{"card_id":"c","score":1}}');
+    expect(parseRecording(again, 'again.jsonl').scorecard).toEqual({ card_id: 'c', score: 1 });
   });
 });
 

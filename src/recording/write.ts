@@ -66,14 +66,21 @@ export function recordActions(game: Game, actions: readonly Action[], opts: Reco
   return { lines, outcome: { state: last!.state, levels_completed: last!.levels_completed } };
 }
 
-/** The file text: one compact `{"timestamp", "data"}` object per line. */
-export function recordingText(lines: readonly RecordedFrameData[], now: () => Date = () => new Date()): string {
-  return lines.map((data) => JSON.stringify({ timestamp: now().toISOString(), data }) + '\n').join('');
+/** A recording's final scorecard line (an Agents recording may end with one), written back as it was read. */
+export interface ScorecardLine {
+  timestamp?: unknown;
+  data: unknown;
 }
 
-/** Writes recorded lines to `path` atomically. */
-export function writeRecordingLines(path: string, lines: readonly RecordedFrameData[]): void {
-  writeFileAtomic(path, recordingText(lines));
+/** The file text: one compact `{"timestamp", "data"}` object per line, then the scorecard line if given. */
+export function recordingText(lines: readonly RecordedFrameData[], now: () => Date = () => new Date(), scorecard?: ScorecardLine): string {
+  const text = lines.map((data) => JSON.stringify({ timestamp: now().toISOString(), data }) + '\n').join('');
+  return scorecard ? text + JSON.stringify({ timestamp: scorecard.timestamp, data: scorecard.data }) + '\n' : text;
+}
+
+/** Writes recorded lines (and a final scorecard line) to `path` atomically. */
+export function writeRecordingLines(path: string, lines: readonly RecordedFrameData[], scorecard?: ScorecardLine): void {
+  writeFileAtomic(path, recordingText(lines, undefined, scorecard));
 }
 
 /**

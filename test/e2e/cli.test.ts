@@ -168,6 +168,19 @@ describe('arcgraph replay', () => {
     expect(cli(['replay', out, '--game', RUIN]).status).toBe(0);
   });
 
+  it('keeps the final scorecard line in the file --out writes, as it was', () => {
+    const card = JSON.stringify({ timestamp: '2026-03-30T12:00:00.000Z', data: { card_id: 'c-1', score: 1, games: [{ game_id: 'ruin', levels_completed: 1 }] } });
+    const path = file('ruin.scorecard.recording.jsonl', text() + card + '\n');
+    const out = join(dir, 'ruin.scorecard.replayed.recording.jsonl');
+    const r = cli(['replay', path, '--game', RUIN, '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const written = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(written).toHaveLength(text().trimEnd().split('\n').length + 1);
+    expect(written.at(-1)).toBe(card);
+    // The rewritten file is itself a recording that replays.
+    expect(cli(['replay', out, '--game', RUIN]).status).toBe(0);
+  });
+
   it('reads the toolkit style and writes the Agents style', () => {
     const toolkit = text()
       .trimEnd()

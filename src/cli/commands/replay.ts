@@ -15,8 +15,9 @@ Replays a recording (ARC-AGI-3-Agents or arc-agi toolkit style) step by step wit
 checking state, levels_completed and frames, and names the first step that diverges.
   --game G    the game: a suite id or a module path (default: from the recording's game_id,
               the suite id being the part before '-')
-  --out FILE  write the replay as an ARC-AGI-3-Agents style recording (only when it reproduces:
-              a replay that diverges writes nothing and says so on stderr)
+  --out FILE  write the replay as an ARC-AGI-3-Agents style recording, the recording's final
+              scorecard line kept (only when it reproduces: a replay that diverges writes nothing
+              and says so on stderr)
   --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
 A real ARC game is replayed with the engine's own perform_action (RESET rules, level progression).
 An action after GAME_OVER or WIN is answered as the engine answers it: no frame, the state unchanged.
@@ -60,7 +61,9 @@ const command: Command = {
     if (!(resolved instanceof PythonGame)) (game as ReturnType<typeof threadedGame>).close();
     // Only a reproduced recording is written: the lines of a diverging replay stop at the divergence
     // (or run on from a state the recording never had), a partial file that would replay as fine.
-    if (out !== undefined && result.reproduced) writeRecordingLines(out, result.lines);
+    // The recording's scorecard line (the session's score, not a step) is kept as it was.
+    const scorecard = recording.scorecard !== undefined ? { timestamp: recording.scorecardTimestamp, data: recording.scorecard } : undefined;
+    if (out !== undefined && result.reproduced) writeRecordingLines(out, result.lines, scorecard);
     if (p.values.json) {
       const { steps, outcome, reproduced, divergence } = result;
       console.log(JSON.stringify({ file, game: game.id, style: recording.style, steps, outcome, reproduced, ...(divergence && { divergence }) }));
