@@ -371,6 +371,32 @@ describe('the Python side of the seeded player, sessions and random play', () =>
     strict.act({ id: 0 });
     expect(() => strict.act({ id: 4 })).toThrow('ACTION4 is not available in hid1');
   });
+
+  it('replays available_actions as the engine echoes them after each action, and diverges where a recording says otherwise (act1 changes its list)', async () => {
+    const { parseRecording, recordingText, replayRecording, frameDataToJson } = await import('../recording/index.js');
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'act1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    // ACTION1 lights the lamp and offers ACTION5 (not in the list act1 was loaded with), which wins.
+    const session = game.session(1, { acceptUnavailable: true });
+    const lines = [{ id: 0 }, { id: 1 }, { id: 5 }].map((a) => frameDataToJson(session.act(a), 'g'));
+    expect(lines.map((l) => [l.state, l.available_actions])).toEqual([
+      ['NOT_FINISHED', [1, 2]],
+      ['NOT_FINISHED', [1, 2, 5]],
+      ['WIN', [1, 2, 5]],
+    ]);
+    expect(replayRecording(game, parseRecording(recordingText(lines), 'act1.jsonl')).divergence).toBeUndefined();
+    const stale = structuredClone(lines);
+    stale[1].available_actions = [1, 2];
+    expect(replayRecording(game, parseRecording(recordingText(stale), 'act1.jsonl')).divergence).toMatchObject({
+      step: 2,
+      line: 2,
+      action: 'ACTION1',
+      field: 'available_actions',
+      recorded: [1, 2],
+      replayed: [1, 2, 5],
+      message: 'step 2 (line 2, ACTION1): available_actions recorded [ACTION1, ACTION2], replayed [ACTION1, ACTION2, ACTION5]: ACTION5 available in the replay but not recorded',
+    });
+  });
 });
 
 describe('qualify on a Python game', () => {

@@ -49,7 +49,7 @@ export class PySession implements GameSession<PyState> {
     checkSessionAction(this.game, this.state, action, this.options);
     this.actionCount++;
     const m = this.game.call({ op: 'session', sid: this.sid, what: 'act', action: actionCode(action) }, [], 1);
-    const h = m.header as { state: SessionState; levelsCompleted: number; winLevels: number; fullReset: boolean; level: number; layers: number };
+    const h = m.header as { state: SessionState; levelsCompleted: number; winLevels: number; fullReset: boolean; level: number; layers: number; availableActions: number[] };
     const frame: Frame[] = [];
     for (let k = 0; k < h.layers; k++) frame.push(m.blobs[0].slice(k * 4096, (k + 1) * 4096));
     if (frame.length > 0) this.lastFrame = frame[frame.length - 1];
@@ -63,7 +63,8 @@ export class PySession implements GameSession<PyState> {
       win_levels: h.winLevels,
       action_input: { id: action.id, data: action.id === GameAction.ACTION6 ? { x: action.x, y: action.y } : {} },
       full_reset: h.fullReset,
-      available_actions: [...this.game.actions],
+      // The engine's list after this action, not the one the game gave when loaded: replay compares it.
+      available_actions: h.availableActions,
     };
   }
 }

@@ -23,6 +23,8 @@ export interface RecordedStep {
   levelsCompleted?: number;
   winLevels?: number;
   fullReset?: boolean;
+  /** The action ids the recording says were available (names read as their ids). */
+  availableActions?: number[];
   /** Frame layers, when the recording has them. */
   frame?: Frame[];
 }
@@ -129,18 +131,22 @@ function parseStep(data: Json, line: number, fail: (why: string) => never): Reco
     if (typeof data.full_reset !== 'boolean') fail(`full_reset must be true or false`);
     step.fullReset = data.full_reset as boolean;
   }
+  if (data.available_actions !== undefined) {
+    if (!Array.isArray(data.available_actions)) fail(`available_actions must be a list of action ids`);
+    step.availableActions = (data.available_actions as unknown[]).map((a, k) => actionId(a, fail, `available_actions[${k}]`));
+  }
   if (data.frame !== undefined && data.frame !== null) step.frame = frameLayers(data.frame, fail);
   return step;
 }
 
-/** An action id as an integer 0..7 (Agents style) or a name such as "ACTION1" (toolkit style). */
-function actionId(raw: unknown, fail: (why: string) => never): GameAction {
+/** An action id as an integer 0..7 (Agents style) or a name such as "ACTION1" (toolkit style); `what` names the field in errors. */
+function actionId(raw: unknown, fail: (why: string) => never, what = 'action_input.id'): GameAction {
   if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 && raw < ACTION_NAMES.length) return raw as GameAction;
   if (typeof raw === 'string') {
     const index = ACTION_NAMES.indexOf(raw.toUpperCase() as (typeof ACTION_NAMES)[number]);
     if (index >= 0) return index as GameAction;
   }
-  return fail(`action_input.id must be 0..7 or one of ${ACTION_NAMES.join(', ')}, got ${JSON.stringify(raw)}`);
+  return fail(`${what} must be 0..7 or one of ${ACTION_NAMES.join(', ')}, got ${JSON.stringify(raw)}`);
 }
 
 function count(raw: unknown, name: string, fail: (why: string) => never): number {

@@ -151,6 +151,16 @@ describe('divergence', () => {
     expect(layers.divergence?.message).toContain('1 layer(s) recorded, 2 replayed');
   });
 
+  it('names the first step whose available_actions differ, the actions that differ by name', () => {
+    const r = replayRecording(ruin, parseRecording(tampered(3, (d) => (d.available_actions = [4, 5])), 'r.jsonl'));
+    expect(r.divergence).toMatchObject({ step: 3, line: 3, action: 'ACTION4', field: 'available_actions', recorded: [4, 5], replayed: [3, 4] });
+    expect(r.divergence?.message).toBe('step 3 (line 3, ACTION4): available_actions recorded [ACTION4, ACTION5], replayed [ACTION3, ACTION4]: ACTION5 recorded but not available in the replay; ACTION3 available in the replay but not recorded');
+    // A list is a set of actions: another order, or names (the toolkit style), is no divergence.
+    expect(replayRecording(ruin, parseRecording(tampered(3, (d) => (d.available_actions = [4, 3])), 'r.jsonl')).reproduced).toBe(true);
+    const named = tampered(3, () => {}).replaceAll('"available_actions":[3,4]', '"available_actions":["ACTION3","ACTION4"]');
+    expect(replayRecording(ruin, parseRecording(named, 'r.jsonl')).reproduced).toBe(true);
+  });
+
   it('reports a blank line count correctly (line numbers are file lines)', () => {
     const text = tampered(4, (d) => (d.full_reset = true)).replace('\n', '\n\n');
     expect(replayRecording(ruin, parseRecording(text, 'r.jsonl')).divergence).toMatchObject({ step: 4, line: 5, field: 'full_reset' });
@@ -261,6 +271,8 @@ describe('malformed recordings', () => {
     ['a game_id that changes mid-file', good.replace(/("game_id":")lite(".*\n.*"game_id":")lite/, '$1lite$2lp85'), /^f\.jsonl:2: game_id "lp85" differs from "lite" of line 1$/],
     ['an unknown state', good.replace('"state":"NOT_FINISHED"', '"state":"DONE"'), /^f\.jsonl:1: state must be one of/],
     ['a negative level count', good.replace('"levels_completed":0', '"levels_completed":-1'), /^f\.jsonl:1: levels_completed must be/],
+    ['available actions that are not a list', good.replace('"available_actions":[6]', '"available_actions":6'), /^f\.jsonl:1: available_actions must be a list of action ids$/],
+    ['an unknown available action', good.replace('"available_actions":[6]', '"available_actions":[6,9]'), /^f\.jsonl:1: available_actions\[1\] must be 0\.\.7 or one of .*, got 9$/],
     ['a frame row too short', good.replace('[5,5,5,', '[5,5,'), /^f\.jsonl:1: frame layer 0 row 0 must have 64 cells/],
     ['a colour out of range', good.replace('[5,5,5,', '[16,5,5,'), /^f\.jsonl:1: frame layer 0 cell \(0, 0\) must be a colour/],
     ['a step after the scorecard', good.replace('\n', '\n{"timestamp":"t","data":{"score":1}}\n'), /^f\.jsonl:3: a step follows the scorecard of line 2/],

@@ -1,11 +1,12 @@
 /**
  * Replays a recording with the runtime, step by step, checking what the recording says came back
- * (state, levels_completed, win_levels, full_reset, frames where present) and that every step is a
- * sound transition (the qualification checks: valid frames, determinism, pure render, canonical
- * identity, click classes, no slow step), and naming the first step that diverges.
+ * (state, levels_completed, win_levels, full_reset, available_actions and frames where present)
+ * and that every step is a sound transition (the qualification checks: valid frames, determinism,
+ * pure render, canonical identity, click classes, no slow step), and naming the first step that
+ * diverges.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { GRID, GameAction, actionCode, actionName, type Action } from '../engine/index.js';
+import { ACTION_NAMES, GRID, GameAction, actionCode, actionName, type Action } from '../engine/index.js';
 import type { Frame, Game } from '../engine/index.js';
 import { InputError } from '../errors.js';
 import { ActionError, afterEnd, openSession, type FrameData, type GameSession } from '../engine/index.js';
@@ -21,7 +22,7 @@ export interface Divergence {
   line: number;
   action: string;
   /** A recorded field that differs, `crash` when the game threw, or the transition check that failed. */
-  field: 'state' | 'levels_completed' | 'win_levels' | 'full_reset' | 'frame' | 'crash' | Exclude<Check, 'exception' | 'random-win' | 'playback'>;
+  field: 'state' | 'levels_completed' | 'win_levels' | 'full_reset' | 'available_actions' | 'frame' | 'crash' | Exclude<Check, 'exception' | 'random-win' | 'playback'>;
   recorded: unknown;
   replayed: unknown;
   /** One line for people. */
@@ -163,11 +164,28 @@ function compare(step: RecordedStep, result: FrameData, where: { step: number; l
   if (!engineCounts && step.levelsCompleted !== undefined && step.levelsCompleted !== result.levels_completed) return differ('levels_completed', step.levelsCompleted, result.levels_completed);
   if (!engineCounts && step.winLevels !== undefined && step.winLevels !== result.win_levels) return differ('win_levels', step.winLevels, result.win_levels);
   if (step.fullReset !== undefined && step.fullReset !== result.full_reset) return differ('full_reset', step.fullReset, result.full_reset);
+  if (step.availableActions !== undefined) {
+    const detail = availableDifference(step.availableActions, result.available_actions);
+    if (detail) return differ('available_actions', step.availableActions, result.available_actions, detail);
+  }
   if (step.frame !== undefined) {
     const detail = frameDifference(step.frame, result.frame);
     if (detail) return differ('frame', step.frame.length, result.frame.length, detail);
   }
   return undefined;
+}
+
+/**
+ * How two lists of available actions differ, or undefined when they hold the same actions: a set
+ * (the engine echoes the game's own order, which another tool need not keep).
+ */
+function availableDifference(recorded: readonly number[], replayed: readonly number[]): string | undefined {
+  const names = (ids: readonly number[]): string => (ids.length ? ids.map((a) => ACTION_NAMES[a] ?? `action ${a}`).join(', ') : 'none');
+  const missing = replayed.filter((a) => !recorded.includes(a));
+  const extra = recorded.filter((a) => !replayed.includes(a));
+  if (missing.length === 0 && extra.length === 0) return undefined;
+  const why = [extra.length ? `${names(extra)} recorded but not available in the replay` : '', missing.length ? `${names(missing)} available in the replay but not recorded` : ''].filter(Boolean).join('; ');
+  return `available_actions recorded [${names(recorded)}], replayed [${names(replayed)}]: ${why}`;
 }
 
 /** Where two layer lists first differ, or undefined when they are identical. */

@@ -171,6 +171,16 @@ for code in json.loads(sys.argv[2]):
     expect(replay.lines[51]).toMatchObject({ state: 'GAME_OVER', frame: [], full_reset: false });
   });
 
+  it('compares available_actions with the list the engine echoes (tu93 offers ACTION1..4)', () => {
+    const g = game('tu93');
+    const { lines } = recordActions(g, ['ACTION1', 'ACTION4'].map(parseAction));
+    expect(lines.map((l) => l.available_actions)).toEqual([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]);
+    lines[2].available_actions = [1, 2, 3, 4, 6];
+    const file = join(dir, 'tu93.available.recording.jsonl');
+    writeRecordingLines(file, lines);
+    expect(replayRecording(g, readRecording(file)).divergence).toMatchObject({ step: 3, field: 'available_actions', recorded: [1, 2, 3, 4, 6], replayed: [1, 2, 3, 4] });
+  });
+
   it('runs explore, random, qualify and replay from the command line', () => {
     const folder = join(ARC_GAMES, 'tu93');
     const ex = cli('explore', folder, '--level', '1', '--max-nodes', '60', '--json', '--graph-builder');

@@ -12,7 +12,8 @@ import type { Command } from '../main.js';
 const USAGE = `Usage: arcgraph replay <recording.jsonl> [--game <id-or-module>] [--out FILE] [--json]
 
 Replays a recording (ARC-AGI-3-Agents or arc-agi toolkit style) step by step with the runtime,
-checking state, levels_completed and frames, and names the first step that diverges.
+checking state, levels_completed, available_actions and frames, and names the first step that
+diverges.
   --game G    the game: a suite id or a module path (default: from the recording's game_id,
               the suite id being the part before '-')
   --out FILE  write the replay as an ARC-AGI-3-Agents style recording, the recording's final
@@ -70,7 +71,7 @@ const command: Command = {
     } else {
       const end = `${result.outcome.state}, ${result.outcome.levels_completed}/${game.levels} levels completed`;
       console.log(`${file}: ${game.id}, ${recording.style} style, ${result.steps} steps replayed, ends ${end}`);
-      console.log(result.reproduced ? 'reproduced: every recorded state, level count and frame matches' : `DIVERGES at ${result.divergence!.message}`);
+      console.log(result.reproduced ? 'reproduced: every recorded state, level count, available actions list and frame matches' : `DIVERGES at ${result.divergence!.message}`);
     }
     if (out !== undefined && !result.reproduced) console.error(`arcgraph replay: --out ${out} not written: the replay diverges at step ${result.divergence!.step} (only a recording that reproduces is written)`);
     return result.reproduced ? 0 : 1;

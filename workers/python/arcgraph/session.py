@@ -46,6 +46,8 @@ class Session:
             'fullReset': full,
             'level': game._current_level_index + 1,
             'layers': len(frames),
+            # What the engine's FrameData echoes: the game's list now (a game may change it).
+            'availableActions': [int(a) for a in game._available_actions],
         }
         return reply, b''.join(f.astype('uint8').tobytes() for f in frames)
 
