@@ -36,6 +36,8 @@ export interface PythonGameOptions extends PythonSettings {
 /** What the host said about its game when it started. */
 export interface PythonInfo {
   id: string;
+  /** The full id of the game's metadata (`tu93-2b534c15`), as ARC recordings carry it; the file's stem without metadata. */
+  gameId: string;
   version: string;
   title: string;
   file: string;

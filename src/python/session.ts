@@ -56,7 +56,8 @@ export class PySession implements GameSession<PyState> {
     this.state = h.state;
     this.level = h.level;
     return {
-      game_id: this.game.id,
+      // The full versioned id, as recordings made against the ARC API carry it (replay reads the part before '-').
+      game_id: this.game.info.gameId,
       frame,
       state: h.state,
       levels_completed: h.levelsCompleted,

@@ -205,6 +205,30 @@ for code in json.loads(sys.argv[2]):
     expect(missing.stderr).toMatch(/pip install arcengine/);
   });
 
+  it("plays tu93 from stdin commands with --record under the metadata's full game_id, and the recording replays", () => {
+    const folder = join(ARC_GAMES, 'tu93');
+    const [version] = readdirSync(folder);
+    const { game_id: fullId } = JSON.parse(readFileSync(join(folder, version, 'metadata.json'), 'utf8')) as { game_id: string };
+    expect(fullId).toBe(`tu93-${version}`);
+    const file = join(dir, 'tu93.play.1.recording.jsonl');
+    const env = { ...process.env, ARCGRAPH_ARC_ENGINE: ARC_ENGINE };
+    const play = spawnSync(process.execPath, ['dist/src/cli/main.js', 'play', folder, '--record', file], { cwd: PACKAGE_ROOT, encoding: 'utf8', env, input: 'ACTION1\nACTION4\nACTION2\nRESET\nACTION3\nquit\n' });
+    expect(play.status, play.stderr).toBe(0);
+    const recorded = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).data);
+    expect(recorded).toHaveLength(6);
+    // Every line carries the versioned id, as recordings made against the ARC API do.
+    expect(new Set(recorded.map((d) => d.game_id))).toEqual(new Set([fullId]));
+    // Replayed with --game, and from its game_id alone through the games folder; --out keeps the id.
+    const out = join(dir, 'tu93.play.replayed.recording.jsonl');
+    const withGame = cli('replay', file, '--game', folder, '--out', out, '--json');
+    expect(withGame.status, withGame.stderr).toBe(0);
+    expect(JSON.parse(withGame.stdout)).toMatchObject({ game: 'tu93', reproduced: true, steps: 6 });
+    expect(readRecording(out).gameId).toBe(fullId);
+    const byId = cli('replay', file, '--arc-games', ARC_GAMES, '--json');
+    expect(byId.status, byId.stderr).toBe(0);
+    expect(JSON.parse(byId.stdout)).toMatchObject({ game: 'tu93', reproduced: true, steps: 6 });
+  });
+
   it('sweeps a game of the ARC games folder to a small budget: every level in the report, with its profile', () => {
     const out = join(dir, 'sweep');
     const r = cli('sweep', '--arc-games', ARC_GAMES, '--games', 'tu93', '--budget', 'nodes=30,seconds=3,steps-scale=0.0002,random-steps=0', '--workers', '2', '--out', out, '--json');

@@ -79,6 +79,8 @@ class Game:
                 self.meta = json.load(f)
         stem = os.path.splitext(os.path.basename(self.file))[0]
         game_id = str(self.meta.get('game_id') or stem)
+        # The full id (tu93-2b534c15) is what FrameData and recordings of the ARC API carry.
+        self.game_id = game_id
         self.id, _, self.version = game_id.partition('-')
         self.version = self.version or os.path.basename(folder)
         np.random.seed(seed)
@@ -111,6 +113,7 @@ class Game:
         baseline = baseline if isinstance(baseline, list) else None
         return {
             'id': self.id,
+            'gameId': self.game_id,
             'version': self.version,
             'title': self.title,
             'file': self.file,
