@@ -7,7 +7,7 @@
 import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { InputError } from '../errors.js';
-import type { RedisTarget } from './url.js';
+import { PASSWORD_ENV, type RedisTarget } from './url.js';
 
 /** Every key arcgraph writes starts with this (BullMQ's own default is `bull`). */
 export const PREFIX = 'arcgraph';
@@ -35,7 +35,7 @@ function whyNot(err: Error & { code?: string }, target: RedisTarget, timeoutMs: 
   if (err.code === 'ECONNREFUSED') return `cannot reach Redis: nothing listens on ${where} (connection refused)`;
   if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `cannot reach Redis: unknown host ${target.host}`;
   if (err.code === 'ETIMEDOUT' || /ETIMEDOUT/.test(message)) return `cannot reach Redis: no answer from ${where} within ${timeoutMs / 1000} s`;
-  if (/^NOAUTH/.test(message)) return 'this Redis needs a password: give it in the URL (redis://:PASSWORD@HOST:PORT, or redis://USER:PASSWORD@...)';
+  if (/^NOAUTH/.test(message)) return `this Redis needs a password: give it in ${PASSWORD_ENV} (or in the URL: redis://:PASSWORD@HOST:PORT, redis://USER:PASSWORD@...)`;
   if (/^WRONGPASS/.test(message)) return 'Redis refused the user name or password (WRONGPASS)';
   // another kind of server (HTTP, ...) answers something that is not the Redis protocol
   if (/Unknown RESP type|Protocol error/i.test(message)) return `${where} does not answer as Redis does (another kind of server?)`;

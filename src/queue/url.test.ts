@@ -10,6 +10,15 @@ describe('parseRedisUrl', () => {
     expect(secret.display).not.toContain('cret');
   });
 
+  it('takes the password from ARCGRAPH_REDIS_PASSWORD when the URL has none; the URL\'s wins', () => {
+    const env = { ARCGRAPH_REDIS_PASSWORD: 'from-env' };
+    expect(parseRedisUrl('redis://127.0.0.1:6380/3', env)).toEqual({ host: '127.0.0.1', port: 6380, db: 3, password: 'from-env', display: 'redis://127.0.0.1:6380/3' });
+    expect(parseRedisUrl('redis://night@h', env)).toMatchObject({ username: 'night', password: 'from-env', display: 'redis://night@h/0' });
+    expect(parseRedisUrl('redis://:in-url@h', env).password).toBe('in-url');
+    // set but empty is not a password
+    expect(parseRedisUrl('redis://h', { ARCGRAPH_REDIS_PASSWORD: '' })).not.toHaveProperty('password');
+  });
+
   it('refuses what is not a Redis URL, naming the problem', () => {
     const cases: [string, RegExp][] = [
       ['localhost:6379', /scheme must be redis or rediss, not localhost/],

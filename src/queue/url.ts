@@ -1,6 +1,12 @@
 /** `--queue redis://[user:password@]HOST[:PORT][/DB]` (or rediss:// for TLS) to ioredis connection options. */
 import { InputError } from '../errors.js';
 
+/**
+ * The Redis password when the URL has none: a URL's password shows in `ps` and shell history, an
+ * environment variable does not (ioredis and BullMQ read none of their own).
+ */
+export const PASSWORD_ENV = 'ARCGRAPH_REDIS_PASSWORD';
+
 export interface RedisTarget {
   host: string;
   port: number;
@@ -12,8 +18,12 @@ export interface RedisTarget {
   display: string;
 }
 
-/** Parses a Redis URL; anything else is bad input naming what is wrong. */
-export function parseRedisUrl(text: string): RedisTarget {
+/**
+ * Parses a Redis URL; anything else is bad input naming what is wrong. Without a password in the
+ * URL, `env`'s ARCGRAPH_REDIS_PASSWORD is the password; one in the URL wins (it was given for this
+ * command, the variable may be left over in the shell).
+ */
+export function parseRedisUrl(text: string, env: Readonly<Record<string, string | undefined>> = {}): RedisTarget {
   const bad = (why: string): InputError => new InputError(`--queue ${text}: ${why} (expected redis://HOST:PORT[/DB])`);
   let url: URL;
   try {
@@ -35,6 +45,7 @@ export function parseRedisUrl(text: string): RedisTarget {
   const target: RedisTarget = { host, port, db, display: `${url.protocol}//${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}/${db}` };
   if (url.username) target.username = decodeURIComponent(url.username);
   if (url.password) target.password = decodeURIComponent(url.password);
+  else if (env[PASSWORD_ENV]) target.password = env[PASSWORD_ENV];
   if (url.protocol === 'rediss:') target.tls = {};
   return target;
 }

@@ -220,7 +220,7 @@ describe('arcgraph sweep --queue with arcgraph worker', () => {
       for (const [url, why] of [
         [`${redis.url}/99`, /: database 99 does not exist on this Redis \(it has 16\)$/],
         [`redis://127.0.0.1:${closed}`, /: cannot reach Redis: nothing listens on 127\.0\.0\.1:\d+ \(connection refused\)$/],
-        [`redis://127.0.0.1:${locked.port}`, /: this Redis needs a password: give it in the URL/],
+        [`redis://127.0.0.1:${locked.port}`, /: this Redis needs a password: give it in ARCGRAPH_REDIS_PASSWORD \(or in the URL/],
         [`redis://:wrong@127.0.0.1:${locked.port}`, /: Redis refused the user name or password \(WRONGPASS\)$/],
         [`redis://127.0.0.1:${httpPort}`, /: 127\.0\.0\.1:\d+ does not answer as Redis does/],
       ] as const) {
@@ -235,6 +235,25 @@ describe('arcgraph sweep --queue with arcgraph worker', () => {
       const w = start(['worker', '--queue', `redis://:sekret@127.0.0.1:${locked.port}/3`, '--workers', '1']);
       await w.waitFor(/waiting for jobs/);
       await stopped(w);
+      // the password in ARCGRAPH_REDIS_PASSWORD (out of ps and the shell's history): both commands read it...
+      const url = `redis://127.0.0.1:${locked.port}/4`;
+      for (const args of [['sweep', '--queue', url, '--games', fixture('ruin'), '--out', join(tempDir(), 'night')], ['worker', '--queue', url]]) {
+        const r = await run(args, { ARCGRAPH_REDIS_PASSWORD: 'wrong' });
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr.trim(), args.join(' ')).toMatch(/: Redis refused the user name or password \(WRONGPASS\)$/);
+      }
+      // ...a night runs with it; and a password in the URL wins over a stale one in the variable
+      const secret = { ARCGRAPH_REDIS_PASSWORD: 'sekret' };
+      const fromEnv = start(['worker', '--queue', url, '--workers', '1'], secret);
+      await fromEnv.waitFor(/waiting for jobs/);
+      const out = join(tempDir(), 'night');
+      const night = await run(['sweep', '--queue', url, '--games', fixture('ruin'), '--budget', BUDGET, '--no-history', '--out', out, '--shared', join(tempDir(), 'jobs')], secret);
+      expect(night.code, night.stderr).toBe(1);
+      expect(reportIn(out)).toMatchObject({ status: 'complete', settings: { queue: url } });
+      await stopped(fromEnv);
+      const urlWins = start(['worker', '--queue', `redis://:sekret@127.0.0.1:${locked.port}/4`, '--workers', '1'], { ARCGRAPH_REDIS_PASSWORD: 'wrong' });
+      await urlWins.waitFor(/waiting for jobs/);
+      await stopped(urlWins);
     } finally {
       http.close();
       await locked.stop();

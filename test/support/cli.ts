@@ -31,9 +31,9 @@ afterAll(() => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-/** Starts `arcgraph ...args`. */
-export function start(args: string[]): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `arcgraph ...args`, with `env` added to this process's environment. */
+export function start(args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -90,4 +90,4 @@ export function start(args: string[]): Running {
 }
 
 /** Runs `arcgraph ...args` to its end. */
-export const run = (args: string[]): Promise<Finished> => start(args).finished;
+export const run = (args: string[], env: Record<string, string> = {}): Promise<Finished> => start(args, env).finished;

@@ -7,7 +7,7 @@ import { levelLine } from '../../report/index.js';
 import { REPORT_FILES } from '../../report/index.js';
 import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
-import { parseRedisUrl, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
+import { parseRedisUrl, PASSWORD_ENV, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
 import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
@@ -46,7 +46,9 @@ Options:
   --out DIR            report folder (default: reports/<start time>)
   --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
                        this Redis (BullMQ) instead of here; this process plans, collects and
-                       writes the same reports and history
+                       writes the same reports and history; the password from ${PASSWORD_ENV}
+                       when the URL has none (a password in the URL wins; it shows in ps and the
+                       shell's history, the variable does not)
   --shared DIR         with --queue: the folder the workers write level artefacts and
                        reproductions under (a folder per job), shared with them (default: jobs/
                        beside the report folder)
@@ -100,7 +102,7 @@ const command: Command = {
     const arcGames = python.arcGames;
     const base = arcGames !== undefined && games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET;
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
-    const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue) : undefined;
+    const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue, process.env) : undefined;
     // the workers run the games: these are each worker's own (arcgraph worker takes them), not the night's
     for (const option of ['workers', 'step-timeout', 'max-memory'] as const) {
       if (target && v[option] !== undefined) throw new InputError(`--${option} does not apply with --queue: each arcgraph worker takes its own --${option}`);

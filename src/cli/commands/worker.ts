@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import { defaultWorkers } from '../../parallel/index.js';
-import { DEFAULT_LOCK_SECONDS, parseRedisUrl, probe, startWorker, type WorkerEvent } from '../../queue/index.js';
+import { DEFAULT_LOCK_SECONDS, parseRedisUrl, PASSWORD_ENV, probe, startWorker, type WorkerEvent } from '../../queue/index.js';
 import type { Command } from '../main.js';
 import { numberOption, outputDirOption, parse, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
@@ -16,7 +16,9 @@ Python with the ARC engine (its packages, or ARCGRAPH_ARC_ENGINE); the night's -
 comes with the jobs.
 
 Options:
-  --queue URL          the Redis the sweep's producer uses (required)
+  --queue URL          the Redis the sweep's producer uses (required); its password from
+                       ${PASSWORD_ENV} when the URL has none (a password in the URL wins; it shows
+                       in ps and the shell's history, the variable does not)
   --workers K          worker threads per job (default: all cores, from 16 up all but one)
   --concurrency N      jobs run at once (default 1)
   --out DIR            the shared folder as this machine sees it (default: the path the producer
@@ -72,7 +74,7 @@ const command: Command = {
     if (p.positionals.length > 0) throw new InputError(`unexpected argument '${p.positionals[0]}'`);
     const v = p.values;
     if (typeof v.queue !== 'string') throw new InputError('--queue redis://HOST:PORT is required (see arcgraph worker --help)');
-    const target = parseRedisUrl(v.queue);
+    const target = parseRedisUrl(v.queue, process.env);
     const workers = workersOption(v, 'worker') ?? defaultWorkers();
     const concurrency = numberOption(v, 'concurrency', { min: 1, max: 64 }) ?? 1;
     const lockSeconds = numberOption(v, 'lock-seconds', { min: 1, max: 3600, real: true }) ?? DEFAULT_LOCK_SECONDS;
