@@ -48,6 +48,8 @@ export type WorkerEvent =
   | { kind: 'done'; job: PlannedJob; seconds: number }
   | { kind: 'failed'; job: PlannedJob; message: string; final: boolean }
   | { kind: 'returned'; job: PlannedJob }
+  /** Its lock lapsed while it ran (this worker frozen past it): the job went back to the queue, for another worker, and this result is dropped. */
+  | { kind: 'taken-back'; job: PlannedJob }
   | { kind: 'warning'; message: string };
 
 export interface WorkerSummary {
@@ -56,6 +58,8 @@ export interface WorkerSummary {
   failed: number;
   /** Jobs put back in the queue at a stop. */
   returned: number;
+  /** Jobs Redis gave to another worker while this one ran them (their results dropped). */
+  takenBack: number;
 }
 
 export interface RunningWorker {
@@ -137,7 +141,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   // this worker's --step-timeout is a Python game's step alarm too (else the night's, from the job)
   // Each Python process of a job gets a worker thread's share of this machine's budget (as the job's threads do).
   const games = new Games({ ...(options.stepSeconds !== undefined && { stepSeconds: options.stepSeconds }), memoryMb: workerHeapMb(options.workers, options.maxMemory), ...options.python });
-  const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0 };
+  const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0, takenBack: 0 };
   const returning = new AbortController();
   const emit = (event: WorkerEvent): void => options.onEvent?.(event);
   const lockDuration = (options.lockSeconds ?? DEFAULT_LOCK_SECONDS) * 1000;
@@ -179,6 +183,15 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     }
     try {
       const result = await runJob(job, await games.get(job), await inputs(job), { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory });
+      // Frozen past its lock (a stopped process, a paused machine), this worker was taken for dead and
+      // the job put back for another: that worker's result is the one kept (extendLock fails on a lock
+      // not ours, or lapsed; BullMQ would refuse to complete the job on it all the same).
+      if (token && !(await bull.extendLock(token, lockDuration))) {
+        summary.takenBack++;
+        emit({ kind: 'taken-back', job });
+        // BullMQ then leaves the job as it is (completing it would fail on the other worker's lock)
+        throw new WaitingError();
+      }
       summary.done++;
       emit({ kind: 'done', job, seconds: (performance.now() - started) / 1000 });
       return result;
@@ -212,6 +225,8 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   // a Redis outage is waited out (connection() retries); say so once per outage
   let down = false;
   worker.on('error', (err) => {
+    // a lock this worker could not renew (frozen past it) is no outage: the job's end says what became of it
+    if (/^could not renew lock for job /.test(err.message)) return;
     if (down) return;
     down = true;
     emit({ kind: 'warning', message: `Redis: ${err.message.split('\n')[0]}; retrying` });

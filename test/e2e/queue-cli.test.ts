@@ -125,6 +125,34 @@ describe('arcgraph sweep --queue with arcgraph worker', () => {
     await stopped(rescuer);
   });
 
+  it('a worker frozen past its lock (SIGSTOP): another worker runs the job; woken, it says the job was taken back, not done', async () => {
+    const db = 8;
+    // locks of 4 s, not 2: on a loaded machine a 2 s lock can lapse on its own
+    const frozen = await worker(db, '--lock-seconds', '4');
+    const { night, out } = producer(db);
+    const line = await frozen.waitFor(/^\w+ qualify: started/);
+    const game = line.split(' ')[0];
+    frozen.child.kill('SIGSTOP');
+    const rescuer = await worker(db, '--lock-seconds', '4');
+    await rescuer.waitFor(new RegExp(`^${game} qualify: done`));
+    frozen.child.kill('SIGCONT');
+    // its qualification runs to its end, then finds the job is another worker's
+    await frozen.waitFor(new RegExp(`^${game} qualify: taken back`));
+    const r = await night.finished;
+    expect(r.code, r.stderr).toBe(1);
+    expect(comparable(reportIn(out), out)).toEqual(comparable(local.report, local.out));
+    expect(reportIn(out).games.find((g) => g.game === game)!.qualification!.ranOn!.worker).toMatch(new RegExp(`:${pidOf(rescuer)}$`));
+    expect(frozen.stdout).toContain(`${game} qualify: taken back (this worker was frozen past its lock: the job went back to the queue, for another worker): result discarded`);
+    expect(frozen.stdout).not.toContain(`${game} qualify: done`);
+    // a lock it could not renew is not a Redis outage
+    expect(frozen.stdout).not.toMatch(/warning: Redis/);
+    frozen.child.kill('SIGTERM');
+    const summary = await frozen.finished;
+    expect(summary.code).toBe(130);
+    expect(summary.stdout).toMatch(/, 1 taken back$/m);
+    await stopped(rescuer);
+  });
+
   it('SIGTERM lets the active job finish; a second one puts it back in the queue for another worker', async () => {
     const db = 4;
     const first = await worker(db);

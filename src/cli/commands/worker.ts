@@ -48,6 +48,8 @@ function line(event: WorkerEvent): string | null {
       return `${name(event.job)}: failed: ${event.message}${event.final ? '' : ' (to be retried)'}`;
     case 'returned':
       return `${name(event.job)}: stopped and put back in the queue`;
+    case 'taken-back':
+      return `${name(event.job)}: taken back (this worker was frozen past its lock: the job went back to the queue, for another worker): result discarded`;
     case 'warning':
       return `warning: ${event.message}`;
   }
@@ -111,7 +113,7 @@ const command: Command = {
     try {
       await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
       const summary = await running.stop(returning ? 'return' : 'finish');
-      say(`worker ${summary.worker}: ${summary.done} jobs done, ${summary.failed} failed, ${summary.returned} put back`);
+      say(`worker ${summary.worker}: ${summary.done} jobs done, ${summary.failed} failed, ${summary.returned} put back${summary.takenBack > 0 ? `, ${summary.takenBack} taken back` : ''}`);
       if (json) console.log(JSON.stringify({ ...summary, interrupted: true }));
       return INTERRUPTED;
     } finally {
