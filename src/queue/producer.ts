@@ -39,10 +39,11 @@ function rehome(path: string | null, from: string, to: string): string | null {
   return rel === '' ? to : rel.startsWith('..') || rel.startsWith(sep) ? path : join(to, rel);
 }
 
-/** Copies a job's files from its folder under the shared folder into the report folder, and points its paths there. */
+/** Copies a job's files from its folder under the shared folder into the report folder, and points its paths there; else says what is missing. */
 function bringHome(result: JobResult, from: string, out: string): string | null {
   if (result.stage === 'monte-carlo') return null;
-  if (!existsSync(from)) return `the files of job ${result.stage} ${'level' in result ? `level ${result.level}` : ''} are not in ${from}: is the shared folder the same on every worker?`;
+  const what = result.stage === 'explore' ? `level ${result.level}'s artefacts` : "the qualification's reproductions";
+  if (!existsSync(from)) return `${what} are not in ${from}, where ${result.ranOn.worker} wrote them to ${result.dir}: is the shared folder the same on every worker (or given as its --out)?`;
   cpSync(from, out, { recursive: true });
   if (result.stage === 'qualify') {
     const q = result.qualification;
@@ -187,12 +188,16 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
       const planned = plan.games.find((g) => g.game === bull.data.game);
       if (!planned || night.report.games.some((g) => g.game === planned.game)) return 'skipped';
       const found = await outcomes(planned);
+      const missing: string[] = [];
       for (const [id, outcome] of found) {
         if (!('result' in outcome)) continue;
         const problem = bringHome(outcome.result, join(options.shared, id), options.out);
-        if (problem) emit({ kind: 'warning', message: problem });
+        if (problem) missing.push(problem);
       }
       const game = gameReport(planned, found, night.previousLevel);
+      // in the report too, not only on stderr: a nightly pipeline reads the report
+      game.warnings.push(...missing);
+      for (const problem of missing) emit({ kind: 'warning', message: `${planned.game}: ${problem}` });
       await night.addGame(game);
       emit({ kind: 'game', game, report: night.report });
       return planned.game;

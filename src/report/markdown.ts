@@ -28,6 +28,7 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   const lines = [`## ${game.game}: ${game.title} (${game.outcome.toUpperCase()})`, ''];
   lines.push(`Source \`${game.source}\`, ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
   if (game.error) lines.push(`**Error:** ${game.error}`, '');
+  for (const warning of game.warnings) lines.push(`**Warning:** ${warning}`, '');
   if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
   for (const level of game.levels.filter((l) => l.explore?.identityWarning)) {
     const w = level.explore!.identityWarning!;

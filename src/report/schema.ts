@@ -219,6 +219,11 @@ export interface GameReport {
   qualification: QualificationReport | null;
   /** Jobs of this game that failed (not a game fault, which is a level's finding), one after another; the levels whose jobs finished are kept. */
   error: string | null;
+  /**
+   * What leaves the report short though the numbers are right, one line each: a queued job's files
+   * (level artefacts, reproductions) that did not reach the report folder. Empty in older reports.
+   */
+  warnings: string[];
   outcome: Outcome;
   /** Seconds of its jobs together. */
   seconds: number;
@@ -399,6 +404,7 @@ const gameSchema = obj({
   levels: arr(levelSchema),
   qualification: nullable(qualificationSchema),
   error: nullable(str),
+  warnings: arr(str),
   outcome,
   seconds: num({ min: 0 }),
 });
@@ -460,6 +466,7 @@ function fillAdded(report: Record<string, unknown>): void {
   const summary = report.summary as Record<string, unknown> | undefined;
   if (summary && typeof summary === 'object') summary.hangs ??= 0;
   for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
+    game.warnings ??= [];
     for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
       const crash = level.crash as Record<string, unknown> | null | undefined;
       if (crash && typeof crash === 'object') crash.kind ??= 'crash';

@@ -65,6 +65,7 @@ export function gameReport(planned: PlannedGame, outcomes: ReadonlyMap<string, J
     levels,
     qualification: q?.qualification ?? null,
     error: errors.length > 0 ? errors.join('; ') : null,
+    warnings: [],
     outcome: 'pass',
     seconds,
   };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { parseReport } from '../../src/report/schema.js';
 import { parseRedisUrl, queueSweep, startWorker } from '../../src/queue/index.js';
 import type { Qualifier } from '../../src/sweep/index.js';
 import { RedisServer } from '../support/redis.js';
@@ -118,6 +119,32 @@ describe('a long-running worker', () => {
     expect(second.games[0].error).toBeNull();
     expect(second.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 4]);
     await worker.stop('finish');
+  });
+});
+
+describe('a worker that writes its files where the producer does not look', () => {
+  it('the report says which files are missing (report.json, report.md), not only stderr', async () => {
+    const target = parseRedisUrl(`${redis.url}/4`);
+    const base = tempDir();
+    // the worker's --out is not the producer's shared folder (a share mounted elsewhere, or not at all)
+    const worker = startWorker({ target, workers: 1, concurrency: 1, qualifier: stubQualifier(), out: join(base, 'not-shared') });
+    await worker.ready;
+    const out = join(base, 'night');
+    const warnings: string[] = [];
+    const report = await queueSweep({ games: [fixture('ruin')], target, shared: join(base, 'jobs'), out, onEvent: (e) => e.kind === 'warning' && warnings.push(e.message) });
+    await worker.stop('finish');
+    const ruin = report.games[0];
+    // its numbers are all there
+    expect(ruin.error).toBeNull();
+    expect(ruin.levels).toHaveLength(ruin.levelCount);
+    expect(ruin.warnings.map((w) => w.split(' are not in ')[0])).toEqual([...ruin.levels.map((l) => `level ${l.level}'s artefacts`), "the qualification's reproductions"]);
+    expect(ruin.warnings[0]).toMatch(new RegExp(`^level 1's artefacts are not in ${join(base, 'jobs')}/ruin\\.\\S+, where \\S+:${process.pid} wrote them to ${join(base, 'not-shared')}/ruin\\.\\S+: is the shared folder the same on every worker`));
+    expect(warnings).toEqual(ruin.warnings.map((w) => `ruin: ${w}`));
+    const written = parseReport(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(written.games[0].warnings).toEqual(ruin.warnings);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    for (const w of ruin.warnings) expect(md).toContain(`**Warning:** ${w}`);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<span class="badge warn">WARNING</span>');
   });
 });
 

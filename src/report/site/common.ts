@@ -67,6 +67,7 @@ export function findingsList(from: string, out: string, r: SweepReport, games: r
   }
   for (const game of games) {
     if (game.error) items.push(`<li><span class="badge fail">ERROR</span> ${gameLink(from, game.game)}: ${esc(game.error)}</li>`);
+    for (const w of game.warnings) items.push(`<li><span class="badge warn">WARNING</span> ${gameLink(from, game.game)}: ${esc(w)}</li>`);
     for (const f of game.qualification?.findings ?? []) {
       const repro = f.reproduction ? ` ${reproduction(from, out, f.reproduction, game.source)}` : '';
       items.push(`<li><span class="badge ${f.severity}">${f.severity.toUpperCase()}</span> ${levelLink(from, game.game, f.level, `${game.game} level ${f.level}`)} ${esc(`${f.regime} / ${f.check}: ${f.message}`)}${repro}</li>`);

@@ -17,6 +17,7 @@ export function gamePage(r: SweepReport, game: GameReport, out: string, artefact
     `<h1>${esc(game.game)}: ${esc(game.title)} <span class="badge ${game.outcome}">${game.outcome.toUpperCase()}</span></h1>`,
     `<p>Source <code>${esc(game.source)}</code>, content hash <code>${esc(game.contentHash ?? 'unknown')}</code>; ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial); ${game.seconds.toFixed(1)} s.</p>`,
     game.error ? `<p class="fail">Error: ${esc(game.error)}</p>` : '',
+    ...game.warnings.map((w) => `<p class="fail">Warning: ${esc(w)}</p>`),
     q
       ? `<p>Qualification <span class="badge ${q.passed ? 'pass' : 'fail'}">${q.passed ? 'passed' : 'failed'}</span> (seed ${q.seed}, steps scale ${q.stepsScale}, policy ${q.policy}, ${q.seconds.toFixed(1)} s${q.ranOn ? ` on ${q.ranOn.worker}` : ''}; random ${Math.round(q.speed.random2).toLocaleString('en-US')} steps/s, fuzz ${Math.round(q.speed.fuzz).toLocaleString('en-US')} steps/s)</p>`
       : '<p class="quiet">Qualification did not run.</p>',
