@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../sweep/sweep.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import type { SweepReport } from '../report/index.js';
+import { historyTable } from '../cli/commands/history.js';
 import { History, HistoryError } from './history.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
@@ -40,6 +41,27 @@ describe('History', () => {
     expect(h.previousLevel('boom', 1, '9999')).toMatchObject({ crashed: true, states: null, shortestWin: null, pWin: null });
     expect(h.previousGame('ruin', '9999')).toEqual({ error: false, qualificationPassed: false });
     expect(h.levels({ game: 'ruin', level: 2 })[0]).toMatchObject({ findings: 1, pExact: '2/5', verdict: 'pass', outcome: 'fail' });
+    h.close();
+  });
+
+  it('lists a game that stopped with an error before any level ran: one row that night, no level, the error', () => {
+    const h = History.open(join(dir, 'errored.sqlite'));
+    h.append(report);
+    // the next night boom's module does not load on the workers: no level of it runs
+    const night: SweepReport = JSON.parse(JSON.stringify(report));
+    night.startedAt = '9000-01-01T00:00:00.000Z';
+    const why = 'level 1 explore: cannot load game module boom.js: Unexpected token';
+    Object.assign(night.games[1], { levels: [], qualification: null, error: why, outcome: 'fail', seconds: 0.5 });
+    h.append(night);
+    const boom = h.levels({ game: 'boom' });
+    expect(boom.map((r) => [r.startedAt, r.level])).toEqual([...report.games[1].levels.map((l) => [report.startedAt, l.level]), [night.startedAt, null]]);
+    expect(boom.at(-1)).toMatchObject({ game: 'boom', level: null, verdict: 'error', outcome: 'fail', error: why, states: null, findings: 0, seconds: 0.5, gameHash: night.games[1].contentHash });
+    // in the whole history too, and never as a level
+    expect(h.levels().filter((r) => r.level === null)).toHaveLength(1);
+    expect(h.levels({ game: 'boom', level: 1 }).map((r) => r.startedAt)).toEqual([report.startedAt]);
+    expect(h.levels({ game: 'boom', before: night.startedAt }).every((r) => r.level !== null)).toBe(true);
+    const table = historyTable(boom).split('\n');
+    expect(table.at(-1)).toMatch(/\sboom\s+\S+\s+—\s+—\s+—\s+—\s+—\s+error\s+error: level 1 explore: cannot load game module boom\.js: Unexpected token\s+0\s+0\.50/);
     h.close();
   });
 

@@ -19,13 +19,20 @@ export const defaultHistoryPath = (out: string): string => join(dirname(resolve(
 /** The history cannot be opened, read or written; the message says which file and why, in one line. */
 export class HistoryError extends Error {}
 
-/** One level on one night, as `arcgraph history` prints it. */
+/**
+ * One level on one night, as `arcgraph history` prints it; or a game that stopped with an error
+ * before any level ran (its module failed to load on the workers...): one row with no level, its
+ * verdict `error`, so the night shows in the game's history.
+ */
 export interface HistoryRow extends TrendPoint {
   game: string;
-  level: number;
+  /** Null on the row of a game that has no level that night. */
+  level: number | null;
   tutorial: boolean;
   /** The game's content hash that night. */
   gameHash: string | null;
+  /** The game's error that night (its jobs that failed), on each of its rows; null when none. */
+  error: string | null;
 }
 
 const SCHEMA = `
@@ -46,7 +53,11 @@ CREATE INDEX levels_by_level ON levels (game, level);
 
 const LEVEL_COLUMNS = `r.started_at AS startedAt, r.tool_version AS toolVersion, l.game, l.level, l.tutorial, g.content_hash AS gameHash,
   l.start_hash AS startHash, l.states, l.fully_explored AS fullyExplored, l.p_lower AS pLower, l.p_upper AS pUpper, l.p_exact AS pExact,
-  l.shortest, l.verdict, l.outcome, l.findings, l.crashed, l.seconds, l.transitions_per_second AS transitionsPerSecond`;
+  l.shortest, l.verdict, l.outcome, l.findings, l.seconds, l.transitions_per_second AS transitionsPerSecond, g.error`;
+/** The same columns for a game with no level row in its run: the game's own outcome and seconds. */
+const GAME_COLUMNS = `r.started_at AS startedAt, r.tool_version AS toolVersion, g.game, NULL AS level, 0 AS tutorial, g.content_hash AS gameHash,
+  NULL AS startHash, NULL AS states, NULL AS fullyExplored, NULL AS pLower, NULL AS pUpper, NULL AS pExact,
+  NULL AS shortest, 'error' AS verdict, g.outcome, 0 AS findings, g.seconds, NULL AS transitionsPerSecond, g.error`;
 
 type Raw = Record<string, unknown>;
 const bool = (v: unknown): boolean | null => (v === null ? null : v === 1);
@@ -56,7 +67,7 @@ function toRow(raw: Raw): HistoryRow {
     startedAt: raw.startedAt as string,
     toolVersion: raw.toolVersion as string,
     game: raw.game as string,
-    level: raw.level as number,
+    level: raw.level as number | null,
     tutorial: raw.tutorial === 1,
     gameHash: raw.gameHash as string | null,
     startHash: raw.startHash as string | null,
@@ -71,6 +82,7 @@ function toRow(raw: Raw): HistoryRow {
     findings: raw.findings as number,
     seconds: raw.seconds as number,
     transitionsPerSecond: raw.transitionsPerSecond as number | null,
+    error: raw.error as string | null,
   };
 }
 
@@ -165,17 +177,28 @@ export class History {
     };
   }
 
-  /** Level rows, oldest first unless `newestFirst`; filtered by game, level, and runs started before `before`. */
+  /**
+   * Level rows, oldest first unless `newestFirst`; filtered by game, level, and runs started before
+   * `before`. Without a level filter, a game that has no level in a run (it stopped with an error
+   * first) has a row of its own there, with no level: else that night would be missing from its history.
+   */
   levels(filter: { game?: string; level?: number; before?: string; newestFirst?: boolean; limit?: number } = {}): HistoryRow[] {
     return this.guard('read its levels', () => {
-      const conditions: [string, string | number | undefined][] = [['l.game = ?', filter.game], ['l.level = ?', filter.level], ['r.started_at < ?', filter.before]];
-      const used = conditions.filter(([, value]) => value !== undefined);
-      const where = used.map(([sql]) => sql);
-      const args = used.map(([, value]) => value as string | number);
-      const order = filter.newestFirst ? 'r.started_at DESC' : 'r.started_at';
-      const sql =
-        `SELECT ${LEVEL_COLUMNS} FROM levels l JOIN runs r ON r.id = l.run_id LEFT JOIN games g ON g.run_id = l.run_id AND g.game = l.game` +
-        `${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}, l.game, l.level${filter.limit ? ` LIMIT ${Math.floor(filter.limit)}` : ''}`;
+      const filtered = (conditions: [string, string | number | undefined][]): { where: string[]; args: (string | number)[] } => {
+        const used = conditions.filter(([, value]) => value !== undefined);
+        return { where: used.map(([sql]) => sql), args: used.map(([, value]) => value as string | number) };
+      };
+      const levels = filtered([['l.game = ?', filter.game], ['l.level = ?', filter.level], ['r.started_at < ?', filter.before]]);
+      let sql = `SELECT ${LEVEL_COLUMNS} FROM levels l JOIN runs r ON r.id = l.run_id LEFT JOIN games g ON g.run_id = l.run_id AND g.game = l.game${levels.where.length > 0 ? ` WHERE ${levels.where.join(' AND ')}` : ''}`;
+      let args = levels.args;
+      if (filter.level === undefined) {
+        const games = filtered([['g.game = ?', filter.game], ['r.started_at < ?', filter.before]]);
+        const where = ['NOT EXISTS (SELECT 1 FROM levels l WHERE l.run_id = g.run_id AND l.game = g.game)', ...games.where];
+        sql += ` UNION ALL SELECT ${GAME_COLUMNS} FROM games g JOIN runs r ON r.id = g.run_id WHERE ${where.join(' AND ')}`;
+        args = [...args, ...games.args];
+      }
+      const order = filter.newestFirst ? 'startedAt DESC' : 'startedAt';
+      sql = `SELECT * FROM (${sql}) ORDER BY ${order}, game, level${filter.limit ? ` LIMIT ${Math.floor(filter.limit)}` : ''}`;
       return (this.db.prepare(sql).all(...args) as Raw[]).map(toRow);
     });
   }

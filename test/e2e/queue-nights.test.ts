@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 import { parseReport } from '../../src/report/schema.js';
+import { History } from '../../src/history/index.js';
 import { parseRedisUrl, queueSweep, startWorker } from '../../src/queue/index.js';
 import type { Qualifier } from '../../src/sweep/index.js';
 import { RedisServer } from '../support/redis.js';
@@ -119,6 +120,39 @@ describe('a long-running worker', () => {
     expect(second.games[0].error).toBeNull();
     expect(second.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 4]);
     await worker.stop('finish');
+  });
+});
+
+describe('a game whose module the workers cannot load', () => {
+  it('is in the night\'s history: one row, no level, the error', async () => {
+    const target = parseRedisUrl(`${redis.url}/6`);
+    const base = tempDir();
+    const file = join(base, 'lock.mjs');
+    lockGame(file, [2, 3]);
+    const history = join(base, 'history.sqlite');
+    let worker: ReturnType<typeof startWorker> | undefined;
+    const report = await queueSweep({
+      games: [file],
+      target,
+      shared: join(base, 'jobs'),
+      out: join(base, 'night'),
+      history,
+      onEvent: (e) => {
+        if (e.kind !== 'queued') return;
+        // planned, then broken on disk before any worker loads it: every job fails (after its retries)
+        writeFileSync(file, 'export default {;\n');
+        // all its jobs at once: their retries wait out their backoffs together
+        worker = startWorker({ target, workers: 1, concurrency: 5, qualifier: stubQualifier() });
+      },
+    });
+    await worker!.stop('finish');
+    expect(report.games[0]).toMatchObject({ levels: [], outcome: 'fail', error: expect.stringMatching(/^level 1 explore: .*Unexpected token/) });
+    const h = History.open(history, { mustExist: true, readonly: true });
+    try {
+      expect(h.levels()).toEqual([expect.objectContaining({ startedAt: report.startedAt, game: 'lock', level: null, verdict: 'error', outcome: 'fail', error: report.games[0].error })]);
+    } finally {
+      h.close();
+    }
   });
 });
 

@@ -11,7 +11,9 @@ const USAGE = `Usage: arcgraph history [--game G] [--level N] [--history FILE] [
 Prints the sweep history: one row per level per sweep, oldest first: when the sweep started, the
 arcgraph version, the game's content hash and the level's start-state hash (they change when the
 game or the level does), states, random-win probability (exact p/q or bounds), shortest solution,
-verdict, outcome, qualification findings, seconds and transitions per second.
+verdict, outcome, qualification findings, seconds and transitions per second. A game that stopped
+with an error before any level ran (its module failed to load...) has one row that night, with no
+level and the error as its outcome.
   --game G         only this game id
   --level N        only this level
   --history FILE   the history file (default reports/${HISTORY_FILE})
@@ -26,6 +28,10 @@ function pWin(r: HistoryRow): string {
   return `[${formatProbability(r.pLower)}, ${formatProbability(r.pUpper)}]`;
 }
 
+/** A game's error in a table cell: its first words (--json prints it whole). */
+const ERROR_WIDTH = 72;
+const errorCell = (error: string): string => `error: ${error.length <= ERROR_WIDTH ? error : `${error.slice(0, ERROR_WIDTH - 1)}…`}`;
+
 export function historyTable(rows: readonly HistoryRow[]): string {
   const head = ['STARTED', 'VERSION', 'GAME', 'GAME HASH', 'LEVEL', 'LEVEL HASH', 'STATES', 'P(WIN)', 'SHORTEST', 'VERDICT', 'OUTCOME', 'FINDINGS', 'SECONDS', 'TRANS/S'];
   const body = rows.map((r) => [
@@ -33,13 +39,14 @@ export function historyTable(rows: readonly HistoryRow[]): string {
     r.toolVersion,
     r.game,
     (r.gameHash ?? '—').slice(0, 8),
-    String(r.level),
+    r.level === null ? '—' : String(r.level),
     (r.startHash ?? '—').slice(0, 8),
     `${grouped(r.states)}${r.fullyExplored === false ? '+' : ''}`,
     pWin(r),
     r.shortest === null ? '—' : String(r.shortest),
     r.verdict,
-    r.outcome,
+    // a game's row without a level says why it has none
+    r.level === null && r.error !== null ? errorCell(r.error) : r.outcome,
     String(r.findings),
     r.seconds.toFixed(2),
     grouped(r.transitionsPerSecond),
