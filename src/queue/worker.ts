@@ -6,12 +6,12 @@
  * and another worker's stalled-job check puts the job back in the queue. Stopping: `finish` lets
  * the active jobs finish and takes no more; `return` stops them and puts them back at once.
  */
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { Job, Queue, UnrecoverableError, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import { workerHeapMb } from '../explorer/index.js';
 import { prepareOutputDir } from '../files.js';
 import { arcGameFile, openPythonGame, PythonGame, type PythonSettings } from '../python/index.js';
-import { loadGame, modulePath, type LoadedGame } from '../suite/index.js';
+import { loadGame, type LoadedGame } from '../suite/index.js';
 import { codeHash, hashOffThread, JobInterrupted, qualifyGame, runJob, thisWorker, type JobProgress, type JobResult, type PlannedJob, type Qualifier } from '../sweep/index.js';
 import { connection, PREFIX, WORK_QUEUE } from './connection.js';
 import type { WorkData } from './flow.js';
@@ -81,7 +81,7 @@ interface Copy {
  * The games this process has loaded, checked against the version the sweep planned. A real ARC game
  * (its source an `<id>.py` beside its metadata.json) runs in this machine's Python processes, with
  * the options the night planned. A game whose file changed on disk since it was loaded (a worker
- * that outlives a game's edit) is loaded again as it is now.
+ * that outlives a game's edit) is loaded again as it is now: a game folder's index.js with its folder.
  */
 class Games {
   private readonly loaded = new Map<string, Promise<Copy>>();
@@ -114,10 +114,10 @@ class Games {
     const cached = this.loaded.get(key);
     let copy = await (cached ?? this.open(key, job, false));
     if (copy.hash !== job.contentHash && cached) {
-      // loaded before the file changed? (a game folder's other files cannot be imported afresh: a restart can)
+      // loaded before its files changed? (a game folder's index.js brings its folder's files afresh too)
       const now = this.loaded.get(key)!;
       if (now !== cached) copy = await now;
-      else if (codeHash(copy.loaded.module) !== copy.code && basename(modulePath(copy.loaded.module)) !== 'index.js') {
+      else if (codeHash(copy.loaded.module) !== copy.code) {
         this.retired.push(cached);
         copy = await this.open(key, job, true);
       }

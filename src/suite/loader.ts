@@ -1,6 +1,7 @@
 /** The game suite and game modules: ids and module paths to loaded, validated games. */
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { register } from 'node:module';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SUITE } from '../../games/index.js';
 import { validateGame, type Game } from '../engine/index.js';
@@ -42,6 +43,8 @@ export function suiteModule(id: string): string | undefined {
 /**
  * A module is a path, or a file: URL with a `?hash=` query: a fresh import of a module file that
  * changed on disk since this process imported it (Node keeps the first import of a URL for good).
+ * A game folder's index.js also has `&folder=DIR`: its files are imported afresh with it (see
+ * fresh-folders.ts).
  */
 export const moduleHref = (module: string): string => (module.startsWith('file:') ? module : pathToFileURL(module).href);
 /** The file a module (a path or a file: URL) is read from. */
@@ -59,10 +62,10 @@ export async function loadGame(ref: string, version?: string): Promise<LoadedGam
   }
   const module = suite ?? resolve(ref);
   if (!suite && !existsSync(module)) throw new InputError(`no such game module: ${ref}`);
-  const runnable = version === undefined ? runnableModule(module) : `${pathToFileURL(runnableModule(module)).href}?hash=${version}`;
+  const runnable = version === undefined ? runnableModule(module) : freshModule(runnableModule(module), version);
   let exports: Record<string, unknown>;
   try {
-    exports = await import(moduleHref(runnable));
+    exports = await importGame(runnable);
   } catch (err) {
     throw new InputError(`cannot load game module ${ref}: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -74,12 +77,30 @@ export async function loadGame(ref: string, version?: string): Promise<LoadedGam
   }
 }
 
+/** The module `path` imported afresh under `version` (its files' digest): a game folder's index.js with its whole folder. */
+function freshModule(path: string, version: string): string {
+  const href = `${pathToFileURL(path).href}?hash=${version}`;
+  return basename(path) === 'index.js' ? `${href}&folder=${encodeURIComponent(dirname(path))}` : href;
+}
+
+let folderHooks = false;
+/** Imports a game module; a fresh game folder's first, in each thread, registers the hooks that import its files afresh too (a worker thread has its own). */
+function importGame(module: string): Promise<Record<string, unknown>> {
+  const href = moduleHref(module);
+  if (!folderHooks && new URL(href).searchParams.has('folder')) {
+    folderHooks = true;
+    // from dist/ even under vitest: the hooks run in Node's loader, which reads no TypeScript
+    register(pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'suite', 'fresh-folders.js')));
+  }
+  return import(href);
+}
+
 /** Loads a game module known to be valid (in a worker thread), cached per module path. */
 const cache = new Map<string, Promise<Game>>();
 export function loadGameModule(module: string): Promise<Game> {
   let game = cache.get(module);
   if (!game) {
-    game = import(moduleHref(module)).then((m) => validateGame(m.default, module));
+    game = importGame(module).then((m) => validateGame(m.default, module));
     cache.set(module, game);
   }
   return game;

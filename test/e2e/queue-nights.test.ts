@@ -3,7 +3,7 @@
  * share jobs, running at the same time, both finish; a long-running worker runs a game module as
  * it is on disk now; a producer whose night Redis forgot says so.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,13 +80,13 @@ describe('two nights sharing jobs', () => {
 
 const comparableLevels = (game: { levels: { level: number; verdict: unknown }[] }): unknown => game.levels.map((l) => [l.level, l.verdict]);
 
-/** A game module of its own (a row of cells to walk to the end), its levels' lengths `ks`. */
-function lockGame(file: string, ks: number[]): void {
+/** A game module of its own (a row of cells to walk to the end), its levels' lengths `ks`, or imported from the module `ksFrom`. */
+function lockGame(file: string, ks: number[] | { ksFrom: string }): void {
   writeFileSync(
     file,
     `import { GameAction, toolkit } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/src/index.js')).href)};
 const { Camera, Canvas, Colour } = toolkit;
-const KS = ${JSON.stringify(ks)};
+${Array.isArray(ks) ? `const KS = ${JSON.stringify(ks)};` : `import { KS } from ${JSON.stringify(ks.ksFrom)};`}
 export default {
   id: 'lock', title: 'Lock', levels: KS.length, tutorialLevels: 0,
   actions: [GameAction.ACTION1, GameAction.ACTION2],
@@ -120,6 +120,36 @@ describe('a long-running worker', () => {
     expect(second.games[0].error).toBeNull();
     expect(second.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 4]);
     await worker.stop('finish');
+  });
+
+  it('runs the jobs of a game folder whose other files changed on disk, loading the folder again', async () => {
+    const target = parseRedisUrl(`${redis.url}/5`);
+    const base = tempDir();
+    // a game folder: index.js and the modules beside it (in a folder of its own, as the suite's games are)
+    const dir = join(base, 'lock');
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    lockGame(join(dir, 'index.js'), { ksFrom: './data/levels.js' });
+    const levels = (ks: number[]): void => {
+      // two modules deep, one importing the other from above: every file of the folder is its own again
+      writeFileSync(join(dir, 'data', 'levels.js'), `export { KS } from '../ks.js';\n`);
+      writeFileSync(join(dir, 'ks.js'), `export const KS = ${JSON.stringify(ks)};\n`);
+    };
+    levels([2, 3]);
+    const failed: string[] = [];
+    const worker = startWorker({ target, workers: 1, concurrency: 1, qualifier: stubQualifier(), onEvent: (e) => e.kind === 'failed' && failed.push(e.message) });
+    await worker.ready;
+    const night = (name: string) => queueSweep({ games: [join(dir, 'index.js')], target, shared: join(base, 'jobs'), out: join(base, name) });
+    const first = await night('first');
+    expect(first.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 3]);
+    // only a file beside index.js changes: the worker loads the folder again, as it is now
+    levels([2, 4]);
+    const second = await night('second');
+    await worker.stop('finish');
+    expect(failed).toEqual([]);
+    expect(second.games[0].error).toBeNull();
+    expect(second.games[0].contentHash).not.toBe(first.games[0].contentHash);
+    expect(second.games[0].levels.map((l) => l.analysis?.shortestWin?.length)).toEqual([2, 4]);
   });
 });
 
