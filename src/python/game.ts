@@ -93,8 +93,10 @@ export class PythonGame implements Game<PyState> {
   private readonly pool: PythonPool;
   /** Winning paths (action codes from the level's start) found so far, by level. */
   private readonly wins = new Map<number, number[]>();
-  /** Paths given by the user from the game's RESET to a level's start, by level. */
+  /** Paths from the game's RESET to a level's start, by level (the user's, or a sweep's). */
   private readonly starts = new Map<number, number[]>();
+  /** Levels whose start path the user gave (--start-actions): it must reach the level. */
+  private readonly given = new Set<number>();
   private readonly roots = new Map<string, PyRoot>();
   /** States this facade made, by digest, so decode can find them (bounded). */
   private readonly known = new Map<string, PyState>();
@@ -143,9 +145,14 @@ export class PythonGame implements Game<PyState> {
     if (!known || codes.length < known.length) this.wins.set(level, [...codes]);
   }
 
-  /** The user's path from RESET to the start of `level`. */
-  setStart(level: number, actions: readonly Action[]): void {
+  /**
+   * A path from RESET to the start of `level` (a sweep's, from the earlier levels' wins). `given`: the
+   * user's own, which must reach it (else the start is an InputError, not a fall back to set-level).
+   */
+  setStart(level: number, actions: readonly Action[], given = false): void {
     this.starts.set(level, actions.map(actionCode));
+    if (given) this.given.add(level);
+    else this.given.delete(level);
   }
 
   /** The actions from RESET to `level`'s start: the user's, else the known wins of every earlier level; undefined if none. */
@@ -171,6 +178,8 @@ export class PythonGame implements Game<PyState> {
       const m = this.call({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1);
       root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], status: STATUS[Number(m.header.status)], moves: Number(m.header.moves) };
       if (typeof m.header.note === 'string') root.note = m.header.note;
+      // The user's own path that misses the level's start is their mistake, not a start to fall back from silently.
+      if (this.given.has(level) && root.levelStart !== 'played') throw new InputError(`the start actions given for level ${level} do not lead to its start: ${root.note ?? 'no reason given'}`);
       this.roots.set(key, root);
     }
     return root;

@@ -36,8 +36,9 @@ describe('the command line on Python games', () => {
     const start = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2', '--json']);
     expect(start.status).toBe(1); // level 2 is no tutorial, and random play wins it often: a failed verdict
     expect(JSON.parse(start.stdout).python).toMatchObject({ levelStart: 'played' });
+    // A given path that misses the level's start is bad input (it was a silent fall back to set-level, another start).
     const bad = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION2', '--json']);
-    expect(JSON.parse(bad.stdout).python).toMatchObject({ levelStart: 'set-level', startNote: expect.stringMatching(/does not reach|not at the start/) });
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'arcgraph explore: the start actions given for level 2 do not lead to its start: the path to level 2 ends with 0 levels completed, on level 1, not at the start of level 2\n']);
     const wrong = cli(['explore', fixtureGame('hid1'), '--identity', 'hidden']);
     expect([wrong.status, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
   });

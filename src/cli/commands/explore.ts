@@ -41,8 +41,9 @@ ${PYTHON_USAGE}
                      each class verified by stepping its last cell; a probability over them is
                      exact only if the partition is) or all (every one of the 4,096 cells: exact, slow)
   --start-actions A  the actions from the game's RESET to the level's start, e.g. "ACTION1 ACTION6(3,4)"
-                     (default: the shortest wins found for the earlier levels in this run, else the
-                     engine's set_level; the result says which start was used)
+                     (it must end exactly at that start, else exit 2; default: the shortest wins
+                     found for the earlier levels in this run, else the engine's set_level; the
+                     result says which start was used)
 Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
 a second one quits at once.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
@@ -139,7 +140,7 @@ const command: Command = {
     }
     if (loaded instanceof PythonGame && typeof v['start-actions'] === 'string') {
       try {
-        loaded.setStart(level, v['start-actions'].split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction));
+        loaded.setStart(level, v['start-actions'].split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction), true);
       } catch (err) {
         throw new InputError(`--start-actions: ${(err as Error).message}`);
       }

@@ -19,7 +19,7 @@ def level_start(rt, level, path=None):
             rt.registry.adopt(live[0])
             return _started(live, {'level': level, 'path': list(path)}), frame, 'played', None
         except GameError as err:
-            note = f'the winning path did not reach level {level}: {err.describe()}'
+            note = f'the path to level {level} did not reach it: {err.describe()}'
         except ValueError as err:
             note = str(err)
     live, frame = _set_level(rt, level)
@@ -41,13 +41,13 @@ def _played(rt, level, path):
         fd = rt.step(live, code)
         state = fd.state
         if state == rt.GameState.GAME_OVER:
-            raise ValueError(f'the winning path ends the game (GAME_OVER) at its action {i + 1}')
+            raise ValueError(f'the path to level {level} ends the game (GAME_OVER) at its action {i + 1}')
         if live[0]._score >= level - 1:
             if i != len(path) - 1:
-                raise ValueError(f'the winning path reaches level {level} after {i + 1} of its {len(path)} actions')
+                raise ValueError(f'the path to level {level} reaches it after {i + 1} of its {len(path)} actions')
     game = live[0]
     if fd is None or game._score != level - 1 or game._current_level_index != level - 1 or fd.state == rt.GameState.WIN:
-        raise ValueError(f'the winning path ends with {game._score} levels completed, on level {game._current_level_index + 1}, not at the start of level {level}')
+        raise ValueError(f'the path to level {level} ends with {game._score} levels completed, on level {game._current_level_index + 1}, not at the start of level {level}')
     return live, settled(fd)
 
 
