@@ -4,7 +4,8 @@ import { POLICIES, type Policy } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { workerHeapMb } from '../explorer/index.js';
 import { workerCount } from '../parallel/index.js';
-import type { PythonGameOptions } from '../python/index.js';
+import { PythonGame, type PythonGameOptions } from '../python/index.js';
+import { parseAction } from '../engine/index.js';
 import { checkOutputFile, prepareOutputDir } from '../files.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -100,6 +101,24 @@ export function pythonOptions(values: Parsed['values']): PythonGameOptions & { a
     ...(values['graph-builder'] === true && { graphBuilder: true }),
     ...(typeof values['arc-games'] === 'string' && { arcGames: values['arc-games'] }),
   };
+}
+
+/** `--start-actions A`: its help line (explore, random). */
+export const START_USAGE = `  --start-actions A  the actions from the game's RESET to the level's start, e.g. "ACTION1 ACTION6(3,4)"
+                     (it must end exactly at that start, else exit 2; default: the shortest wins
+                     found for the earlier levels in this run, else the engine's set_level; the
+                     result says which start was used)`;
+
+/** Gives a real ARC game the user's `--start-actions` path to `level` (bad input for a JavaScript game, or an unreadable action). */
+export function startActionsOption(values: Parsed['values'], game: unknown, level: number): void {
+  const text = values['start-actions'];
+  if (typeof text !== 'string') return;
+  if (!(game instanceof PythonGame)) throw new InputError('--start-actions is for real ARC games (Python); this game is a JavaScript module');
+  try {
+    game.setStart(level, text.split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction), true);
+  } catch (err) {
+    throw new InputError(`--start-actions: ${(err as Error).message}`);
+  }
 }
 
 /** `--workers K` (1..256); more than the machine's cores is allowed, with a one-line warning. */

@@ -49,6 +49,9 @@ export interface RandomResult {
   tutorial: boolean;
   /** For an inconclusive verdict: what would settle it. */
   hint?: string;
+  /** A real ARC game's level start: where its earlier levels' wins (or --start-actions) lead, or the engine's set_level (and why). */
+  levelStart?: 'played' | 'set-level';
+  startNote?: string;
   /** The level starts won or lost (its reset state): every attempt ends there, the rate is exact, no step is taken. */
   starts?: 'won' | 'lost';
   /** The first winning episode, to reproduce it (replay with the same seed and policy). */
@@ -215,6 +218,11 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   };
   if (firstWin !== undefined) result.firstWin = firstWin;
   if (starts) result.starts = starts;
+  if (python) {
+    const root = python.root(level);
+    result.levelStart = root.levelStart;
+    if (root.note) result.startNote = root.note;
+  }
   if (timing) result.timing = timing;
   if (verdict === 'inconclusive') {
     const need = attemptsToCertify(threshold);

@@ -39,6 +39,10 @@ describe('the command line on Python games', () => {
     // A given path that misses the level's start is bad input (it was a silent fall back to set-level, another start).
     const bad = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION2', '--json']);
     expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'arcgraph explore: the start actions given for level 2 do not lead to its start: the path to level 2 ends with 0 levels completed, on level 1, not at the start of level 2\n']);
+    // random play says which start it played from, and takes the same path
+    const fromSet = JSON.parse(cli(['random', fixtureGame('hid1'), '--level', '2', '--steps', '50', '--json']).stdout);
+    const fromPath = JSON.parse(cli(['random', fixtureGame('hid1'), '--level', '2', '--steps', '50', '--start-actions', 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2', '--json']).stdout);
+    expect([fromSet.levelStart, fromPath.levelStart]).toEqual(['set-level', 'played']);
     const wrong = cli(['explore', fixtureGame('hid1'), '--identity', 'hidden']);
     expect([wrong.status, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
   });

@@ -1,11 +1,11 @@
 import { InputError } from '../../errors.js';
-import { collisionWarning, parseAction } from '../../engine/index.js';
+import { collisionWarning } from '../../engine/index.js';
 import { closeGame, describeSchedule, resolveGame } from '../../explorer/index.js';
 import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
@@ -40,10 +40,7 @@ ${PYTHON_USAGE}
   --clicks C         classes (default: one click per class of cells that show the same sprites,
                      each class verified by stepping its last cell; a probability over them is
                      exact only if the partition is) or all (every one of the 4,096 cells: exact, slow)
-  --start-actions A  the actions from the game's RESET to the level's start, e.g. "ACTION1 ACTION6(3,4)"
-                     (it must end exactly at that start, else exit 2; default: the shortest wins
-                     found for the earlier levels in this run, else the engine's set_level; the
-                     result says which start was used)
+${START_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
 a second one quits at once.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
@@ -138,13 +135,7 @@ const command: Command = {
     if (!(loaded instanceof PythonGame) && (v.identity !== undefined || v.clicks !== undefined || v['start-actions'] !== undefined)) {
       throw new InputError('--identity, --clicks and --start-actions are for real ARC games (Python); this game is a JavaScript module');
     }
-    if (loaded instanceof PythonGame && typeof v['start-actions'] === 'string') {
-      try {
-        loaded.setStart(level, v['start-actions'].split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction), true);
-      } catch (err) {
-        throw new InputError(`--start-actions: ${(err as Error).message}`);
-      }
-    }
+    startActionsOption(v, loaded, level);
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
     outputFileOption(v, 'export');

@@ -1,7 +1,7 @@
 import { closeGame, resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
@@ -25,6 +25,7 @@ Options:
                          stops with the actions that reproduce it (default 10)
   --json                 print one JSON object
 ${PYTHON_USAGE}
+${START_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the attempts finished so far are counted and the result says
 it is partial (JSON: "interrupted": true); a second one quits at once.
 Exit codes: 0 done, 1 the verdict is fail on a non-tutorial level or the game crashed or hung,
@@ -44,6 +45,7 @@ function describe(r: RandomResult, interrupted: boolean): string {
     `speed: ${Math.round(r.stepsPerSecond)} steps/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s`,
   ];
   // A real ARC game's steps, timed in its Python processes.
+  if (r.levelStart) rows.push(`python: level start ${r.levelStart}${r.startNote ? ` (${r.startNote})` : ''}`);
   const t = r.timing;
   if (t && t.seconds > 0) rows.push(`game steps: ${Math.round(t.steps / t.seconds)} actions/s and ${Math.round(t.frames / t.seconds)} frames/s a process; slowest ${((t.slowest[0]?.seconds ?? 0) * 1000).toFixed(1)} ms`);
   return rows.join('\n');
@@ -64,6 +66,7 @@ const command: Command = {
       ...PYTHON_OPTIONS,
       ...STEP_OPTION,
       'max-memory': { type: 'string' },
+      'start-actions': { type: 'string' },
     }, 'random');
     if (p.help) {
       console.log(USAGE);
@@ -71,12 +74,14 @@ const command: Command = {
     }
     const v = p.values;
     const policy = policyOption(v);
+    const level = numberOption(v, 'level', { min: 1 }) ?? 1;
     const loaded = await resolveGame(onePositional(p, 'game', 'random'), pythonOptions(v));
+    startActionsOption(v, loaded, level);
     const workers = workersOption(v, 'random');
     const stop = interruption();
     try {
       const r = await randomPlay(loaded, {
-        level: numberOption(v, 'level', { min: 1 }) ?? 1,
+        level,
         steps: numberOption(v, 'steps', { min: 1 }) ?? 50_000,
         workers,
         seed: numberOption(v, 'seed', { min: 0, max: Number.MAX_SAFE_INTEGER }),
