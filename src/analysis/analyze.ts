@@ -3,9 +3,10 @@ import { winWithin, type WithinK } from './horizon.js';
 import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
 import type { MemoryCheck } from './memory.js';
 import { transitionWeights, type Policy } from './policy.js';
-import { winProbability, type PWin } from './probability.js';
+import { winProbability, type ExactProbability, type PWin } from './probability.js';
 import { backwardReach, deadEndNodes, isFrontier, nearest, pathTo, reverseEdges, searchFromRoot, type ActionPath } from './reachability.js';
 import { DEFAULT_THRESHOLD, settleHint, verdictFor, type Verdict } from './verdict.js';
+import type { Fraction } from './rational.js';
 
 export interface AnalyzeOptions {
   policy?: Policy;
@@ -101,8 +102,8 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
 
   const weights = transitionWeights(graph, opts.policy ?? 'available');
   const pWin = winProbability(graph, weights, rev, frontier, { exact: opts.exact ?? true, interval: opts.interval ?? DEFAULT_INTERVAL, memory: opts.memory });
-  const exact = pWin.exact && { num: BigInt(pWin.exact.p), den: BigInt(pWin.exact.q) };
-  const verdict = verdictFor(pWin.lower, pWin.upper, threshold, exact);
+  const fraction = (e: ExactProbability | undefined): Fraction | undefined => e && { num: BigInt(e.p), den: BigInt(e.q) };
+  const verdict = verdictFor(pWin.lower, pWin.upper, threshold, fraction(pWin.exact), { lower: fraction(pWin.lowerExact), upper: fraction(pWin.upperExact) });
 
   const analysis: Analysis = {
     winReachable: firstWin >= 0,

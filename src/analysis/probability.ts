@@ -28,6 +28,9 @@ export interface PWin {
   lower: number;
   upper: number;
   exact?: ExactProbability;
+  /** A partial graph's bounds as exact fractions, where each bound's solve was exact (the verdict compares these, not their doubles). */
+  lowerExact?: ExactProbability;
+  upperExact?: ExactProbability;
   /** False when interval iteration stopped on its work budget before closing the gap. */
   converged: boolean;
   /** upper - lower. */
@@ -106,6 +109,8 @@ export function winProbability(
       upper: high.upper,
       converged: low.converged && high.converged,
       ...widths(low.lower, high.upper),
+      ...(low.exact && { lowerExact: exactProbability(low.exact) }),
+      ...(high.exact && { upperExact: exactProbability(high.exact) }),
       ...(gaveUp ? { exactGaveUp: gaveUp } : {}),
       ...(intervalGaveUp ? { intervalGaveUp } : {}),
     };

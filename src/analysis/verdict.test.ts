@@ -3,6 +3,8 @@ import ruin from '../../test/fixtures/ruin.js';
 import { analyze } from './analyze.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
 import { attemptsToCertify, verdictFor } from './verdict.js';
+import { explore } from '../level.js';
+import type { Game } from '../engine/index.js';
 
 describe('verdict', () => {
   it('passes below the threshold, fails at or above it, and is inconclusive across it', () => {
@@ -17,6 +19,26 @@ describe('verdict', () => {
     expect(verdictFor(0, 1, 1e-4, { num: 1n, den: 10_001n })).toBe('pass');
     expect(verdictFor(0, 1, 2.5e-7, { num: 1n, den: 4_000_000n })).toBe('fail');
     expect(verdictFor(0, 1, 2.5e-7, { num: 1n, den: 4_000_001n })).toBe('pass');
+  });
+
+  it('judges a partial graph by its exact bounds where it has them: a lower bound of exactly 1/10,000 fails', async () => {
+    // 4 gates passed with probability 1/10 each (a click in the top half; 5 moves); ACTION1 at a gate
+    // walks into an endless corridor, cut by the node limit: the lower bound is exactly 1/10,000,
+    // whose double lies just below 1e-4, and no deeper search can raise it.
+    const gates: Game<{ g: number; c: number }> = {
+      id: 'e1e4', title: 'gates', levels: 1, tutorialLevels: 0, actions: [1, 2, 3, 4, 6],
+      init: () => ({ g: 0, c: 0 }),
+      step: (s, a) => (s.c > 0 ? { g: s.g, c: s.c + 1 } : a.id === 6 && a.y! < 32 ? { g: s.g + 1, c: 0 } : a.id === 1 ? { g: s.g, c: 1 } : { g: -1, c: 0 }),
+      status: (s) => (s.g === 4 ? 'won' : s.g < 0 ? 'lost' : 'playing'),
+      render: () => [new Uint8Array(4096)],
+      encode: (s) => Uint8Array.of(s.g + 1, s.c),
+      decode: (b) => ({ g: b[0] - 1, c: b[1] }),
+      clickTargets: (s) => (s.c === 0 ? [{ x: 0, y: 0, w: 64, h: 32 }] : []),
+    };
+    const r = await explore(gates, { level: 1, maxNodes: 60, workers: 1 });
+    expect([r.fullyExplored, r.pWin.method, r.pWin.lowerExact, r.pWin.lower < 1e-4]).toEqual([false, 'bounds', { p: '1', q: '10000', oneIn: 10_000 }, true]);
+    expect(r.verdict).toBe('fail');
+    expect(verdictFor(r.pWin.lower, r.pWin.upper, 1e-4)).toBe('inconclusive');
   });
 
   it('needs 29,956 clean random attempts to certify p < 1e-4 (one-sided 95% Clopper-Pearson)', () => {
