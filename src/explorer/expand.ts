@@ -101,6 +101,7 @@ export interface ExpandResult {
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
   /** Set when the game threw: which state of the batch, which action code, what it said (and, from a Python game, the fault: a crash unless said). */
+  /** The state's fault; `action` -1 when no step was under way (its decode or click targets failed). */
   error?: { state: number; action: number; message: string; kind?: FaultKind };
   /** The batch's first sampled transition whose identity did not hold. */
   identity?: IdentityFault;
@@ -381,21 +382,26 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
     rec.add(fp.lo, fp.hi, keys, cellCount, actionCode(a), o, -1, o === StepOutcome.PLAYING ? bytes : null);
   };
 
-  let current: Action = KEY_ACTIONS[0];
+  // The action being stepped; none while the state is decoded or its click targets asked (a fault there is the state's own).
+  let current: Action | undefined;
+  let phase = '';
   let start = 0;
   let s = 0;
   for (; s < n; s++) {
     const end = task.ends[s];
     rec.startState();
     first = rec.count;
-    current = KEY_ACTIONS[0];
+    current = undefined;
     let taken = 0;
     at[1] = s;
     at[2] = -1;
     at[3]++;
     try {
+      phase = 'decode failed: ';
       state = game.decode(task.states.subarray(start, end));
+      phase = 'clickTargets failed: ';
       const classes = clicks ? clickClasses(game, state) : undefined;
+      phase = '';
       for (const id of game.actions) {
         if (id !== GameAction.ACTION6) {
           current = KEY_ACTIONS[id];
@@ -415,7 +421,7 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
       }
     } catch (err) {
       // Records of the failing state and after are ignored by the coordinator.
-      error = { state: s, action: actionCode(current), message: err instanceof Error ? err.message : String(err) };
+      error = { state: s, action: current ? actionCode(current) : -1, message: `${current ? '' : phase}${err instanceof Error ? err.message : String(err)}` };
       break;
     }
     steps[s] = taken;

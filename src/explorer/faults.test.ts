@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadGame } from '../suite/loader.js';
 import { exploreGraph, GameCrash } from './coordinator.js';
+import type { Game } from '../engine/index.js';
 
 const fixture = (name: string): string => join(__dirname, '../../test/fixtures', `${name}.ts`);
 
@@ -55,6 +56,23 @@ describe('explore under the step watchdog', () => {
     const err = (await exploreGraph(boom, { level: 1, workers: 2 }).catch((e: unknown) => e)) as GameCrash;
     expect(err.kind).toBe('crash');
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2', 'ACTION2']);
+  }, 60_000);
+
+  it('reports a state whose click targets fail with the path to that state, no action after it', async () => {
+    // A corridor 0..3 whose click targets overlap at cell 2 (ACTION1 twice reaches it).
+    const overlap: Game<{ x: number }> = {
+      id: 'ovlp', title: 'overlap', levels: 1, tutorialLevels: 0, actions: [1, 6],
+      init: () => ({ x: 0 }),
+      step: (s, a) => ({ x: a.id === 1 ? Math.min(3, s.x + 1) : s.x }),
+      status: () => 'playing',
+      render: () => [new Uint8Array(4096)],
+      encode: (s) => Uint8Array.of(s.x),
+      decode: (b) => ({ x: b[0] }),
+      clickTargets: (s) => (s.x === 2 ? [{ x: 0, y: 0, w: 10, h: 10 }, { x: 5, y: 5, w: 10, h: 10 }] : []),
+    };
+    const err = (await exploreGraph(overlap, { level: 1, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(err).toBeInstanceOf(GameCrash);
+    expect([err.actions, err.message]).toEqual([['ACTION1', 'ACTION1'], expect.stringMatching(/crashed after 2 actions from reset \[ACTION1, ACTION1\]: clickTargets failed: .*overlap/)]);
   }, 60_000);
 
   it('warns when a sampled transition re-encodes to other bytes, the same warning at any worker count', async () => {
