@@ -2,7 +2,7 @@
 import { writeFileAtomic } from '../files.js';
 import graphology from 'graphology';
 import { write as writeGexf } from 'graphology-library/gexf.js';
-import { CELLS, GameAction, codeName } from '../engine/index.js';
+import { CELLS, CLICK_BASE, GameAction, codeName } from '../engine/index.js';
 import { fingerprintHex } from '../engine/index.js';
 import { InputError } from '../errors.js';
 import { edgeAction, NodeFlag, TERMINAL, type StateGraph } from './graph.js';
@@ -35,7 +35,12 @@ export function edgeActions(g: StateGraph, e: number): string[] {
   const names: string[] = [];
   for (let id = 1; id <= 7; id++) if (g.edgeKeys[e] & (1 << id)) names.push(codeName(id));
   const cells = g.edgeCells?.[e] ?? 0;
-  if (cells > 0) names.push(cells === 1 ? codeName(edgeAction(g, e)) : `${codeName(edgeAction(g, e))}x${cells}`);
+  if (cells > 0) {
+    // The edge keeps one action: its click cell only when no key reached the edge first.
+    const code = edgeAction(g, e);
+    const click = code >= CLICK_BASE ? codeName(code) : 'ACTION6';
+    names.push(cells === 1 ? click : `${click}x${cells}`);
+  }
   return names;
 }
 
