@@ -109,6 +109,13 @@ describe('random play', () => {
     expect(played.starts).toBeUndefined();
   });
 
+  it('hints at more attempts, not at clean ones, when wins put the rate near the threshold', async () => {
+    const loaded = await loadGame(fixture('ruin'));
+    const r = await randomPlay(loaded, { level: 1, steps: 300, workers: 1, threshold: 1 / 3 }); // exactly 1/3
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.hint).toMatch(/^\d+ wins in \d+ attempts put the rate near 0\.333/);
+  });
+
   it('passes a level no random attempt can win', async () => {
     // Lights level 2 needs two exact corner clicks among 4,096 cells; the reference agent rarely
     // even clicks: a budget of 4 clicks (sic: 6) makes wins vanishingly rare but not impossible.

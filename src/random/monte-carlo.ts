@@ -226,7 +226,13 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   if (timing) result.timing = timing;
   if (verdict === 'inconclusive') {
     const need = attemptsToCertify(threshold);
-    result.hint = cutOff > wins ? `${cutOff} attempts were cut off: raise the step budget or the per-attempt limit` : `about ${need} clean attempts (0 wins) certify p < ${threshold}; ${episodes} were played`;
+    result.hint =
+      cutOff > wins
+        ? `${cutOff} attempts were cut off: raise the step budget or the per-attempt limit`
+        : wins > 0
+          ? // clean attempts cannot certify a rate with wins in it: only a narrower interval can
+            `${wins} wins in ${episodes} attempts put the rate near ${threshold}: more attempts narrow the bounds, and explore gives the exact value where the graph is complete`
+          : `about ${need} clean attempts (0 wins) certify p < ${threshold}; ${episodes} were played`;
   }
   return result;
 }
