@@ -182,7 +182,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       throw new Error(`cannot write the job's outputs: ${(err as Error).message} (give this worker the shared folder with --out)`);
     }
     try {
-      const result = await runJob(job, await games.get(job), await inputs(job), { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory });
+      // its inputs first: a job whose input failed fails for good at once, before its game is loaded (a load that fails is retried)
+      const given = await inputs(job);
+      const result = await runJob(job, await games.get(job), given, { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory });
       // Frozen past its lock (a stopped process, a paused machine), this worker was taken for dead and
       // the job put back for another: that worker's result is the one kept (extendLock fails on a lock
       // not ours, or lapsed; BullMQ would refuse to complete the job on it all the same).
