@@ -1,5 +1,5 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
-import { fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
+import { ACTION_NAMES, fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
 import type { PythonGame } from './game.js';
 import { Abandonment } from './pool.js';
 import { faultKindOf, stoppedAt, type PyFaultKind } from './process.js';
@@ -49,6 +49,12 @@ export interface PythonExploreInfo {
    * violations). Counted by each process on what it saw, summed: a diagnostic.
    */
   frameCollisions?: { collisions: number; checked: number; violations: number };
+  /**
+   * Actions the game does not offer that change the level's start when sent (the engine steps a
+   * game with any action, and the reference agent sends all seven): the graph takes them as staying
+   * put, so the reference policy's probability is not the engine's. Absent when none does.
+   */
+  unofferedActs?: string[];
 }
 
 /** How clicks were expanded: a probability is exact only when the partition is. */
@@ -95,6 +101,7 @@ export class PythonLevel {
   /** The latest frame-collision counts of each process (cumulative there). */
   private readonly collisions = new Map<number, { collisions: number; checked: number; violations: number }>();
   private startNote: string | undefined;
+  private unofferedActs: number[] = [];
   private readonly stopped = new Abandonment();
 
   constructor(
@@ -114,6 +121,7 @@ export class PythonLevel {
     await warming;
     this.levelStart = root.levelStart;
     this.startNote = root.note;
+    this.unofferedActs = root.unofferedActs;
     const clicks = this.game.actions.includes(6) ? root.moves - (this.game.actions.length - 1) : 0;
     this.stepsPerState = root.moves + (this.game.options.clicks === 'classes' ? clicks * Math.min(1, this.game.options.verify) : 0);
     const { lo, hi } = fingerprintInto(root.digest, { lo: 0, hi: 0 });
@@ -185,6 +193,7 @@ export class PythonLevel {
     return {
       levelStart: this.levelStart,
       ...(this.startNote && { startNote: this.startNote }),
+      ...(this.unofferedActs.length > 0 && { unofferedActs: this.unofferedActs.map((a) => ACTION_NAMES[a]) }),
       identity: game.options.identity,
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
       snapshots: game.info.snapshots,

@@ -72,6 +72,8 @@ export interface PyRoot {
   note?: string;
   /** Moves from the start state (keys, and one per click class): how many steps expanding a state takes. */
   moves: number;
+  /** Actions the game does not offer that change its start (the engine steps a game with any action). */
+  unofferedActs: number[];
 }
 
 const STATUS: readonly Status[] = ['playing', 'won', 'lost'];
@@ -176,7 +178,7 @@ export class PythonGame implements Game<PyState> {
     let root = this.roots.get(key);
     if (!root) {
       const m = this.call({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1);
-      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], status: STATUS[Number(m.header.status)], moves: Number(m.header.moves) };
+      root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], status: STATUS[Number(m.header.status)], moves: Number(m.header.moves), unofferedActs: (m.header.unofferedActs as number[] | undefined) ?? [] };
       if (typeof m.header.note === 'string') root.note = m.header.note;
       // The user's own path that misses the level's start is their mistake, not a start to fall back from silently.
       if (this.given.has(level) && root.levelStart !== 'played') throw new InputError(`the start actions given for level ${level} do not lead to its start: ${root.note ?? 'no reason given'}`);

@@ -42,6 +42,13 @@ describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
     expect(r.python).toMatchObject({ levelStart: 'played', identity: 'state', clicks: { method: 'classes', partition: 'sampled' } });
   });
 
+  it('says which actions a game does not offer change its state when sent, and warns under the reference policy (cd82 counts them against its move budget)', () => {
+    const cd82 = cli('explore', join(ARC_GAMES, 'cd82'), '--max-nodes', '10', '--policy', 'reference');
+    expect(cd82.stdout).toMatch(/^REFERENCE POLICY WARNING: ACTION7, which the game does not offer, changes its state when sent/m);
+    const tu93 = JSON.parse(cli('explore', join(ARC_GAMES, 'tu93'), '--max-nodes', '10', '--policy', 'reference', '--json').stdout);
+    expect(tu93.python.unofferedActs).toBeUndefined();
+  });
+
   it('gives the same counts at 1 and 2 workers and across runs (tu93, a node budget)', async () => {
     const g = game('tu93');
     const counts = async (workers: number) => {

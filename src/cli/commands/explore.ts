@@ -88,6 +88,10 @@ function describe(r: ExploreReport): string {
     }`,
   ];
   lines.push(...pythonLines(r));
+  const acts = r.python?.unofferedActs;
+  if (acts && r.pWin.policy === 'reference') {
+    lines.push(`REFERENCE POLICY WARNING: ${acts.join(', ')}, which the game does not offer, ${acts.length === 1 ? 'changes' : 'change'} its state when sent (the engine steps the game with any action, the reference agent sends all seven); this probability takes ${acts.length === 1 ? 'it' : 'them'} as staying put`);
+  }
   if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ')})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {
     const stopped = r.pWin.intervalGaveUp ? `, not iterated: ${r.pWin.intervalGaveUp}` : r.pWin.converged ? '' : ', stopped on its work budget';

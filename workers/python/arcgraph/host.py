@@ -9,7 +9,7 @@ from array import array
 from .expand import Expander
 from .levels import level_start
 from .rng import Rng, draw_action
-from .runtime import LOST, PLAYING, GameError, Runtime, settled
+from .runtime import CLICK_BASE, LOST, PLAYING, GameError, Runtime, settled
 from .session import Session
 from .walks import Timing, code_of, run_walks
 
@@ -37,6 +37,26 @@ def _fuzz_start_failed(level, err):
     """The fuzz reply of a level whose start raised (GameError `err`): a fault of the reset state, no walk."""
     return {'steps': 0, 'walks': 0, 'wins': 0, 'faults': [], 'resetFaults': [{'check': 'exception', 'message': f'starting level {level} threw: {err.describe()}'}], 'timing': None, 'samples': []}
 
+
+
+def _unoffered_acting(rt, snapshot, digest):
+    """The actions the game does not offer (of ACTION1..7; ACTION6 at the grid's centre) that change
+    its level's start: the engine steps a game with any action and the reference agent sends them,
+    while the graph (and the reference policy over it) takes them as staying put. A step that
+    throws changes it too."""
+    acting = []
+    for a in range(1, 8):
+        if a in rt.actions:
+            continue
+        try:
+            live = rt.restore(snapshot)
+            fd = rt.step(live, CLICK_BASE + 32 * 64 + 32 if a == 6 else a)
+            if rt.digest(live, settled(fd)) == digest:
+                continue
+        except GameError:
+            pass
+        acting.append(a)
+    return acting
 
 class BrokenHost:
     """The host of a game whose constructor (or first RESET) raised: its hello gives what the module and
@@ -122,7 +142,9 @@ class Host:
         if note:
             reply['note'] = note
         frame_bytes = frame.astype('uint8').tobytes()
-        return reply, [rt.pack(live), rt.digest(live, frame), frame_bytes]
+        snapshot, digest = rt.pack(live), rt.digest(live, frame)
+        reply['unofferedActs'] = _unoffered_acting(rt, snapshot, digest)
+        return reply, [snapshot, digest, frame_bytes]
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
