@@ -93,6 +93,22 @@ describe('the Python bridge on the fixture games', () => {
     expect(classes.transitions).toBeLessThan(cells.transitions / 10);
   });
 
+  it('splits click classes by what the camera interfaces draw: a toolbar button and a counter bar over the background, as all 4,096 cells', async () => {
+    // tlb1's win is a button an interface draws in display coordinates (its label in the
+    // background's colour), over cells whose sprites are the background's: classes by sprites alone
+    // sample only background cells there and see no win.
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tlb1'), { engine: FIXTURE_ENGINE });
+    const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tlb1'), { engine: FIXTURE_ENGINE, clicks: 'all' });
+    opened.push(game, all);
+    const classes = await explore(game, { level: 1, workers: 2 });
+    const cells = await explore(all, { level: 1, workers: 2 });
+    expect(shape(classes)).toEqual(shape(cells));
+    // Per click 16 button cells win, 64 red cells lose, the other 4,016 miss, and the third miss loses.
+    expect(shape(classes).p).toBe('192793/16777216');
+    expect(classes.shortestWin!.actions).toEqual(['ACTION6(30,2)']);
+    expect(classes.python!.clicks!.split).toBe(0);
+  });
+
   it('gives the same graph at 1 and 2 workers and across runs', async () => {
     const a = await explore(open('clk1'), { level: 1, workers: 1 });
     const b = await explore(open('clk1'), { level: 1, workers: 2 });

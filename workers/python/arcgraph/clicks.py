@@ -1,6 +1,8 @@
 """Click classes: the 4,096 cells partitioned by what each shows through the camera (the letterbox, or
-the stack of sprites over its grid cell with the pixel each one has there), so a class's cells are
-candidates for one effect. The expand kernel verifies classes by stepping samples (kernels.py)."""
+the stack of sprites over its grid cell with the pixel each one has there) and by what the camera's
+interfaces (RenderableUserDisplay: a toolbar, a button, a step counter, drawn over the 64x64 display
+in display coordinates, as the game reads a click) put there, so a class's cells are candidates for
+one effect. The expand kernel verifies classes by stepping samples (expand.py)."""
 import numpy as np
 
 GRID = 64
@@ -9,8 +11,9 @@ _LETTERBOX = np.int64(0x5BD1E995)
 
 
 def partition(game):
-    """(codes, classes): each cell's class code, and the classes as (first cell, cell count, cells)
-    in the order of their first cell (row-major)."""
+    """The classes as (first cell, cell count, cells) in the order of their first cell (row-major).
+    It runs the camera's interfaces (interface_codes), which may change the game (an animation
+    queue they pop): call it on a state that is dropped or already packed."""
     codes = cell_codes(game).ravel()
     order = np.argsort(codes, kind='stable')
     sorted_codes = codes[order]
@@ -46,4 +49,49 @@ def cell_codes(game):
         display = np.full((GRID, GRID), _LETTERBOX, dtype=np.int64)
         scaled = np.repeat(np.repeat(view, scale, axis=0), scale, axis=1) if scale > 1 else view
         display[y_off:y_off + scaled.shape[0], x_off:x_off + scaled.shape[1]] = scaled[:GRID - y_off, :GRID - x_off]
+        drawn = interface_codes(game)
+        if drawn is not None:
+            display *= _MIX
+            display += drawn
     return display
+
+
+_UNSEEN = -1  # a probe frame's value: no colour (0..15), so no interface draws it or tests for it
+
+
+def interface_codes(game):
+    """What the camera's interfaces draw on each display cell, as a code (None without interfaces).
+    The interfaces run twice, as the camera runs them, on copies: over the display the level gives
+    without them (what the game shows) and over a frame of _UNSEEN. A cell no interface draws keeps
+    what the level put there in the first and _UNSEEN in the second: the code is then a function of
+    that (already in the cell's code) and splits nothing. A cell an interface draws gets its colour
+    in both, so it is split from the cells beside it even where it has their colour (a button's
+    label in the background colour); one drawn by what the frame shows there (over colour 0 only)
+    differs in the first. Any interface, whatever it draws; two renders of the interfaces a state."""
+    camera = game.camera
+    interfaces = getattr(camera, '_interfaces', None)
+    if not interfaces:
+        return None
+    interfaces = list(interfaces)
+    try:
+        camera._interfaces = []
+        shown = np.asarray(camera.render(game.current_level.get_sprites()))
+    finally:
+        camera._interfaces = interfaces
+    codes = []
+    for probe in (shown, np.full((GRID, GRID), _UNSEEN, dtype=shown.dtype)):
+        frame = probe.copy()
+        try:
+            for interface in interfaces:
+                frame = interface.render_interface(frame)
+            frame = np.asarray(frame)
+            if frame.shape != (GRID, GRID):
+                raise ValueError(f'an interface drew a frame of shape {frame.shape}')
+        except Exception:  # noqa: BLE001 - an interface that fails over a probe only: the game's frame alone then
+            if codes:
+                break
+            raise
+        codes.append(frame.astype(np.int64) & 0xFF)
+    if len(codes) == 1:
+        return codes[0] + 1
+    return (codes[0] << 8 | codes[1]) + 1

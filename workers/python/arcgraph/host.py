@@ -134,17 +134,18 @@ class Host:
         rt = self.rt
         live, frame, how, note = level_start(rt, int(header['level']), header.get('path'))
         game = live[0]
+        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, int(header['level']))}
+        blobs = [rt.pack(live), rt.digest(live, frame), frame.astype('uint8').tobytes()]
         moves = len([a for a in rt.actions if a != 6])
         if 6 in rt.actions:
+            # After the start is packed: partition runs the camera's interfaces, which may change the game.
             from .clicks import partition
             moves += len(partition(game))
-        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, int(header['level'])), 'moves': moves}
+        reply['moves'] = moves
         if note:
             reply['note'] = note
-        frame_bytes = frame.astype('uint8').tobytes()
-        snapshot, digest = rt.pack(live), rt.digest(live, frame)
-        reply['unofferedActs'] = _unoffered_acting(rt, snapshot, digest)
-        return reply, [snapshot, digest, frame_bytes]
+        reply['unofferedActs'] = _unoffered_acting(rt, blobs[0], blobs[1])
+        return reply, blobs
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
