@@ -37,9 +37,10 @@ ${STEP_USAGE}
 ${PYTHON_USAGE}
   --identity I       state (default: the frame and the game object's state, hidden state included)
                      or frame (the frame alone: shows what frame-only hashing would merge)
-  --clicks C         classes (default: one click per class of cells that show the same sprites,
-                     each class verified by stepping its last cell; a probability over them is
-                     exact only if the partition is) or all (every one of the 4,096 cells: exact, slow)
+  --clicks C         classes (default: one click per class of cells that show the same sprites
+                     and what the camera's interfaces draw, each class verified by stepping its
+                     last cell; a probability over them is exact only if the partition is) or all
+                     (every one of the 4,096 cells: exact, slow)
 ${START_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
 a second one quits at once.
