@@ -5,6 +5,7 @@ import json
 import random
 import re
 import types
+import warnings
 from enum import Enum
 from hashlib import blake2b
 
@@ -33,6 +34,30 @@ def masked_in_json(text):
     return _TEN_DIGITS.search(text) is not None or ('-' in text and _UUID_START.search(text) is not None)
 _JSON = json.JSONEncoder(sort_keys=True, separators=(',', ':'), ensure_ascii=False, check_circular=False)
 _SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
+
+
+# How an object outside the kinds above is walked (decided once per type): by its attributes, or by
+# its `__reduce_ex__(4)` (a type whose content lives in C, where no attribute shows it: deque,
+# bytearray, array.array, functools.partial, itertools objects, range, complex, Decimal).
+_BY_ATTRS, _BY_REDUCE = 0, 1
+_OBJECT_MODE = {}
+_HEX_ADDRESS = re.compile(r'0x[0-9a-fA-F]+')
+
+
+def _object_mode(t):
+    """By attributes when the instance's memory is `object`'s plus its __dict__, __weakref__ and
+    __slots__ (a class written in Python), else by reduction: a C base holds more."""
+    mode = _OBJECT_MODE.get(t)
+    if mode is None:
+        size = object.__basicsize__ + (8 if t.__dictoffset__ > 0 else 0) + (8 if t.__weakrefoffset__ > 0 else 0)
+        for cls in t.__mro__:
+            slots = cls.__dict__.get('__slots__', ())
+            for slot in (slots,) if isinstance(slots, str) else slots:
+                if slot not in ('__dict__', '__weakref__'):
+                    size += 8
+        mode = _BY_REDUCE if t.__basicsize__ > size or t.__itemsize__ else _BY_ATTRS
+        _OBJECT_MODE[t] = mode
+    return mode
 
 
 def _looks_like_address(v):
@@ -277,6 +302,9 @@ class Walker:
             self.walk(v.get_state(legacy=False))
             return
         out.append(b'O' + t.__module__.encode() + b'.' + t.__qualname__.encode() + b';')
+        if _object_mode(t) == _BY_REDUCE:
+            self.walk_reduced(v, t)
+            return
         if isinstance(v, self.game_type):
             skip = GAME_SKIP
             out.append(b'L')
@@ -301,6 +329,22 @@ class Walker:
                 continue
             out.append(b'.' + name.encode() + b'=')
             self.walk(value)
+
+    def walk_reduced(self, v, t):
+        """An object whose content is held in C: its pickle reduction (constructor, arguments, state,
+        items), iterators of items as lists. One that cannot be reduced: its repr, addresses masked."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')  # itertools' reductions are deprecated (3.12)
+                r = v.__reduce_ex__(4)
+                if type(r) is tuple:
+                    r = tuple(list(x) if i in (3, 4) and x is not None else x for i, x in enumerate(r))
+        except Exception:  # noqa: BLE001 - an object pickle refuses: its repr is all there is
+            self.out.append(b'?')
+            self.walk(_HEX_ADDRESS.sub('0x?', repr(v)))
+            return
+        self.out.append(b'~')
+        self.walk(r)
 
     def walk_sprite(self, s):
         # The engine's Sprite: its fields in a fixed order (uuid names masked), pixels by value.
@@ -328,8 +372,18 @@ class Walker:
                     self.walk(cell.cell_contents)
                 except ValueError:
                     out.append(b'-')
+            # Default values are state too: a mutable default (acc=[]) changes with every call.
+            if v.__defaults__ is not None or v.__kwdefaults__ is not None or v.__dict__:
+                out.append(b'd')
+                self.walk(v.__defaults__)
+                self.walk(v.__kwdefaults__)
+                self.walk(v.__dict__)
         else:
             out.append(b'c' + str(getattr(v, '__module__', '?')).encode() + b'.' + str(getattr(v, '__qualname__', type(v).__name__)).encode() + b';')
+            bound = getattr(v, '__self__', None)
+            if bound is not None and not isinstance(v, (type, types.ModuleType)) and not isinstance(bound, types.ModuleType):
+                out.append(b'@')  # a builtin method bound to an object (a list's append): that object
+                self.walk(bound)
 
 
 def module_state(identity, module):

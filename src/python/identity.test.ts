@@ -1,0 +1,38 @@
+/**
+ * The state identity of real ARC games (workers/python/arcgraph/identity.py) on games written to
+ * hide state where the walk once did not look (test/fixtures/python/apart): each level's graph and
+ * exact P(win) against an independent brute force (a deepcopy BFS over the game, Fractions), or the
+ * warning that says why the graph cannot be trusted.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { explore } from '../level.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, hasArc } from '../../test/support/python.js';
+import { openPythonGame, type PythonGame } from './index.js';
+
+const opened: PythonGame[] = [];
+const apart = (id: string, engine = FIXTURE_ENGINE): PythonGame => {
+  const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', id), { engine });
+  opened.push(game);
+  return game;
+};
+afterAll(() => opened.forEach((g) => g.close()));
+
+/** What the brute force gives too: states, terminals, exact P(win), and the identity warning. */
+const level1 = async (game: PythonGame) => {
+  const r = await explore(game, { level: 1, workers: 1 });
+  return { nodes: r.nodes, lost: r.terminals.lost, p: r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, warning: r.identityWarning?.message ?? null };
+};
+
+describe('the state identity sees hidden state wherever the game keeps it', () => {
+  it('walks the contents of objects without __dict__ or __slots__ (dq01: a combination kept in a collections.deque)', async () => {
+    // Without them every deque walked alike: 2 states, no win reachable.
+    expect(await level1(apart('dq01'))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
+  });
+});
+
+describe.runIf(hasArc)('the state identity on the real engine', () => {
+  it('gives dq01 the same graph on the real engine as on the stand-in', async () => {
+    expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
+  });
+});
