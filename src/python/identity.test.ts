@@ -29,10 +29,16 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // Without them every deque walked alike: 2 states, no win reachable.
     expect(await level1(apart('dq01'))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
   });
+
+  it("includes the engine's action counter when the game's code reads it (ac01: a hidden move budget)", async () => {
+    // Left out: 6 states and P(win) 1 (the budget never ran out).
+    expect(await level1(apart('ac01'))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
+  });
 });
 
 describe.runIf(hasArc)('the state identity on the real engine', () => {
-  it('gives dq01 the same graph on the real engine as on the stand-in', async () => {
+  it('gives dq01 and ac01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
+    expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
   });
 });

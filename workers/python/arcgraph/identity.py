@@ -13,6 +13,9 @@ import numpy as np
 
 # Engine bookkeeping of ARCBaseGame left out of the walk (see IDENTITY.md).
 GAME_SKIP = frozenset({'_action', '_action_count', '_full_reset', '_action_complete', '_clean_levels', '_levels', '_next_level'})
+# Left out unless the game's source names it (Identity): games may read the action counter as a
+# move budget.
+SOURCE_READ = ('_action_count',)
 # Level's sort cache.
 LEVEL_SKIP = frozenset({'_sorted_sprites', '_need_sort'})
 
@@ -119,9 +122,10 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type')
+    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip')
 
-    def __init__(self, shared, game_type, level_type, sprite_type):
+    def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None):
+        self.game_skip = GAME_SKIP if game_skip is None else game_skip
         self.out = []
         self.seen = {}
         self.shared = shared
@@ -306,7 +310,7 @@ class Walker:
             self.walk_reduced(v, t)
             return
         if isinstance(v, self.game_type):
-            skip = GAME_SKIP
+            skip = self.game_skip
             out.append(b'L')
             self.walk(v._levels[v._current_level_index])
         elif t is self.level_type:
@@ -408,10 +412,13 @@ def module_state(identity, module):
 class Identity:
     """Digests of states: `mode` 'state' (frame and game object) or 'frame' (the frame alone)."""
 
-    def __init__(self, registry, game, mode='state'):
+    def __init__(self, registry, game, mode='state', source=''):
         from arcengine import ARCBaseGame
         self.shared = registry.ids
         self.mode = mode
+        # Engine bookkeeping the game's own code reads is state of the game (IDENTITY.md): a move
+        # budget in `_action_count`.
+        self.game_skip = GAME_SKIP - {name for name in SOURCE_READ if name in source}
         self.game_type = ARCBaseGame
         self.level_type = type(game._clean_levels[0]) if game._clean_levels else None
         self.sprite_type = None
@@ -424,7 +431,7 @@ class Identity:
 
     def walk_bytes(self, game):
         """The canonical walk of the game object (or of any value: objects in the shared registry by their key)."""
-        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type)
+        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip)
         w.walk(game)
         return b''.join(w.out)
 

@@ -93,6 +93,9 @@ class Game:
         except Exception as err:
             raise LoadError(f'{self.file} fails on import: {type(err).__name__}: {err}') from err
         self.module = module
+        # Read by the identity's static checks (engine bookkeeping the game's own code uses).
+        with open(self.file, encoding='utf-8', errors='replace') as f:
+            self.source = f.read()
         self.graph_builder_flag = hasattr(module, 'GRAPH_BUILDER')
         if graph_builder and self.graph_builder_flag:
             module.GRAPH_BUILDER = True

@@ -146,7 +146,7 @@ class Runtime:
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress)
-        self.identity = Identity(self.registry, base, identity)
+        self.identity = Identity(self.registry, base, identity, source=L.source)
         self.info = L.info(base)
         self.actions = self.info['actions']
         self.levels = self.info['levels']
