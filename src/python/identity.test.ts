@@ -34,11 +34,17 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // Left out: 6 states and P(win) 1 (the budget never ran out).
     expect(await level1(apart('ac01'))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
   });
+
+  it("includes _clean_levels when the game's code names it (cp01: a checkpoint level_reset goes back to)", async () => {
+    // Left out: 17 states, 177/7921.
+    expect(await level1(apart('cp01'))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
+  });
 });
 
 describe.runIf(hasArc)('the state identity on the real engine', () => {
-  it('gives dq01 and ac01 the same graphs on the real engine as on the stand-in', async () => {
+  it('gives dq01, ac01 and cp01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
+    expect(await level1(apart('cp01', ARC_ENGINE))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
   });
 });

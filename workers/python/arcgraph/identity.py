@@ -13,9 +13,9 @@ import numpy as np
 
 # Engine bookkeeping of ARCBaseGame left out of the walk (see IDENTITY.md).
 GAME_SKIP = frozenset({'_action', '_action_count', '_full_reset', '_action_complete', '_clean_levels', '_levels', '_next_level'})
-# Left out unless the game's source names it (Identity): games may read the action counter as a
-# move budget.
-SOURCE_READ = ('_action_count',)
+# Left out unless the game's source names them (Identity): games may read the action counter as a
+# move budget and write a checkpoint into the clean levels.
+SOURCE_READ = ('_action_count', '_clean_levels')
 # Level's sort cache.
 LEVEL_SKIP = frozenset({'_sorted_sprites', '_need_sort'})
 
@@ -417,7 +417,7 @@ class Identity:
         self.shared = registry.ids
         self.mode = mode
         # Engine bookkeeping the game's own code reads is state of the game (IDENTITY.md): a move
-        # budget in `_action_count`.
+        # budget in `_action_count`, a checkpoint written to `_clean_levels`.
         self.game_skip = GAME_SKIP - {name for name in SOURCE_READ if name in source}
         self.game_type = ARCBaseGame
         self.level_type = type(game._clean_levels[0]) if game._clean_levels else None
