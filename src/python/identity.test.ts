@@ -42,6 +42,11 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
 });
 
 describe.runIf(hasArc)('the state identity on the real engine', () => {
+  it("includes a level's sort cache when get_sprite_at would use it (lc01: set_layer leaves the cache in use)", async () => {
+    // Left out: 4 states, 1/3.
+    expect(await level1(apart('lc01', ARC_ENGINE))).toEqual({ nodes: 10, lost: 2, p: '1/4', warning: null });
+  });
+
   it('gives dq01, ac01 and cp01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });

@@ -2,6 +2,7 @@
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
 import json
+import operator
 import random
 import re
 import types
@@ -36,6 +37,7 @@ def masked_in_json(text):
         return _MASKED_IN_JSON.search(text) is not None
     return _TEN_DIGITS.search(text) is not None or ('-' in text and _UUID_START.search(text) is not None)
 _JSON = json.JSONEncoder(sort_keys=True, separators=(',', ':'), ensure_ascii=False, check_circular=False)
+_LAYER = operator.attrgetter('layer')
 _SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
 
 
@@ -122,10 +124,11 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip')
+    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change')
 
-    def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None):
+    def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
+        self.layers_change = layers_change
         self.out = []
         self.seen = {}
         self.shared = shared
@@ -333,6 +336,34 @@ class Walker:
                 continue
             out.append(b'.' + name.encode() + b'=')
             self.walk(value)
+        if skip is LEVEL_SKIP and attrs is not None:
+            self.walk_stale_sort(attrs)
+
+    def walk_stale_sort(self, attrs):
+        """The engine's set_layer does not mark a level's sort cache stale, so get_sprite_at goes on
+        using the old order: when the cache would be used (not marked stale, as long as the sprites) that
+        order is state, walked as indices into the level's sprites. In a game whose code changes layers
+        (`set_layer`, `_layer`) a valid cache is state too (a later set_layer leaves it in use); in
+        others it is walked only when it differs from a fresh sort (a cache no step can make stale)."""
+        cache = attrs.get('_sorted_sprites')
+        sprites = attrs.get('_sprites')
+        if cache is None or attrs.get('_need_sort') or type(sprites) is not list or len(cache) != len(sprites):
+            return
+        if not self.layers_change:
+            try:
+                fresh = sorted(sprites, key=_LAYER, reverse=True)
+            except Exception:  # noqa: BLE001 - not the engine's sprites: nothing to compare
+                return
+            if all(a is b for a, b in zip(cache, fresh)):
+                return
+        where = {id(s): i for i, s in enumerate(sprites)}
+        self.out.append(b'.~sorted=')
+        for s in cache:
+            i = where.get(id(s))
+            if i is None:
+                self.walk(s)
+            else:
+                self.out.append(b'#%d;' % i)
 
     def walk_reduced(self, v, t):
         """An object whose content is held in C: its pickle reduction (constructor, arguments, state,
@@ -419,6 +450,7 @@ class Identity:
         # Engine bookkeeping the game's own code reads is state of the game (IDENTITY.md): a move
         # budget in `_action_count`, a checkpoint written to `_clean_levels`.
         self.game_skip = GAME_SKIP - {name for name in SOURCE_READ if name in source}
+        self.layers_change = 'set_layer' in source or '_layer' in source
         self.game_type = ARCBaseGame
         self.level_type = type(game._clean_levels[0]) if game._clean_levels else None
         self.sprite_type = None
@@ -431,7 +463,7 @@ class Identity:
 
     def walk_bytes(self, game):
         """The canonical walk of the game object (or of any value: objects in the shared registry by their key)."""
-        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip)
+        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change)
         w.walk(game)
         return b''.join(w.out)
 
