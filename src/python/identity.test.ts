@@ -39,6 +39,11 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // Left out: 17 states, 177/7921.
     expect(await level1(apart('cp01'))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
   });
+
+  it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
+    const r = await level1(apart('mgs1'));
+    expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);
+  });
 });
 
 describe.runIf(hasArc)('the state identity on the real engine', () => {

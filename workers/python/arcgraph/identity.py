@@ -423,8 +423,8 @@ class Walker:
 
 def module_state(identity, module):
     """The walk of what the game's module holds besides code, name by name: its globals and its
-    classes' attributes. A snapshot of the game object does not hold them, so a step that changes
-    them keeps state the graph cannot see."""
+    classes' attributes, shared objects by their content. A snapshot of the game object does not
+    hold them, so a step that changes them keeps state the graph cannot see."""
     own = module.__name__
     parts = {}
     for key, value in vars(module).items():
@@ -434,9 +434,11 @@ def module_state(identity, module):
             if value.__module__ == own:
                 for attr, v in vars(value).items():
                     if not attr.startswith('__') and not callable(v) and not isinstance(v, (staticmethod, classmethod, property)):
-                        parts[f'{key}.{attr}'] = identity.walk_bytes(v)
+                        parts[f'{key}.{attr}'] = identity.walk_unshared(v)
             continue
-        parts[key] = identity.walk_bytes(value)
+        # By content: the module's own sprites and levels are shared (snapshots name them), so a step
+        # that moves one changes no snapshot and no identity.
+        parts[key] = identity.walk_unshared(value)
     return parts
 
 
@@ -465,6 +467,13 @@ class Identity:
         """The canonical walk of the game object (or of any value: objects in the shared registry by their key)."""
         w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change)
         w.walk(game)
+        return b''.join(w.out)
+
+    def walk_unshared(self, value):
+        """The walk of `value` with shared objects walked by content, not by their registry key: what the
+        checks compare before and after a step (a step that changed a shared object changed them all)."""
+        w = Walker({}, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change)
+        w.walk(value)
         return b''.join(w.out)
 
     def digest(self, game, frame):
