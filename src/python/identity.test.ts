@@ -52,6 +52,11 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
     expect(await level1(apart('lc01', ARC_ENGINE))).toEqual({ nodes: 10, lost: 2, p: '1/4', warning: null });
   });
 
+  it('warns when a step edits a level the game is not playing (nl01 prepares level 2 from level 1), naming it', async () => {
+    const r = await level1(apart('nl01', ARC_ENGINE));
+    expect(r.warning).toMatch(/^the step changed level 2 \(self\._levels\[1\]\) while not playing it: arcgraph shares/);
+  });
+
   it('gives dq01, ac01 and cp01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });

@@ -4,7 +4,7 @@ import zlib
 from array import array
 
 from .clicks import partition
-from .identity import module_state
+from .identity import module_state, shared_levels
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
@@ -60,6 +60,8 @@ class Expander:
         self.sent = set()
         self.collisions = None
         self.identity_fault = None
+        # The shared levels as loaded: a checked step must leave them so.
+        self.shared_reference = rt.shared_reference
 
     def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
@@ -155,7 +157,19 @@ class Expander:
         if before is not None:
             after = module_state(rt.identity, rt.loaded.module)
             changed = next((name for name in after if after[name] != before.get(name)), None)
-        if changed is not None:
+        edited = None
+        if self.shared_reference is not None:
+            now = shared_levels(rt.identity, rt.registry)
+            edited = next((key for key in now if now[key] != self.shared_reference.get(key)), None)
+        if edited is not None:
+            what = f'_clean_levels[{edited[1]}] in place' if edited[0] == 'C' else f'level {edited[1] + 1} (self._levels[{edited[1]}]) while not playing it'
+            message = (f'the step changed {what}: arcgraph shares the clean levels and the levels not being '
+                       'played between all states (no snapshot holds them, the identity does not see them), so '
+                       'this graph is not the game\'s (a game that prepares a later level or edits its clean copy '
+                       'in place is not supported; assigning a new level to _clean_levels[i] is)')
+            # Once: the shared copies now hold the edit; the rest of the graph stays flagged by this warning.
+            self.shared_reference = None
+        elif changed is not None:
             message = (f'the step changed {changed} in the game\'s module: the game keeps state in module globals or class '
                        'attributes, which its snapshot does not hold and its identity does not see')
         elif again != d:

@@ -442,6 +442,13 @@ def module_state(identity, module):
     return parts
 
 
+def shared_levels(identity, registry):
+    """The walk of the levels every state shares (`_clean_levels`, and the pristine levels put in
+    place of those not being played), by registry key: a game that edits one in place (a level it
+    is not playing yet: self._levels[i]) changes every state, and no snapshot holds the edit."""
+    return {key: identity.walk_unshared(obj) for key, obj in registry.shared_levels()}
+
+
 class Identity:
     """Digests of states: `mode` 'state' (frame and game object) or 'frame' (the frame alone)."""
 

@@ -9,7 +9,7 @@ import traceback
 
 import numpy as np
 
-from .identity import Identity
+from .identity import Identity, shared_levels
 from .loader import Game
 from .snapshot import Registry, Snapshots
 from .speedups import remember_factory_checks
@@ -147,6 +147,7 @@ class Runtime:
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress)
         self.identity = Identity(self.registry, base, identity, source=L.source)
+        self.shared_reference = shared_levels(self.identity, self.registry)
         self.info = L.info(base)
         self.actions = self.info['actions']
         self.levels = self.info['levels']

@@ -105,6 +105,10 @@ class Registry:
                     elif isinstance(fn, types.FunctionType):
                         _register_code(fn.__code__)
 
+    def shared_levels(self):
+        """(key, level) of the clean levels and the pristine copies: never to be changed by a step."""
+        return [(key, _REGISTRY[key]) for key in sorted(self.ids.values()) if key[0] in ('C', 'L')]
+
     def add(self, key, obj):
         if id(obj) not in self.ids:
             self.ids[id(obj)] = key
