@@ -144,7 +144,8 @@ class Host:
         reply['moves'] = moves
         if note:
             reply['note'] = note
-        reply['unofferedActs'] = _unoffered_acting(rt, blobs[0], blobs[1])
+        # A start already won or lost takes no action (the engine answers any with an empty frame).
+        reply['unofferedActs'] = _unoffered_acting(rt, blobs[0], blobs[1]) if reply['status'] == PLAYING else []
         return reply, blobs
 
     def op_expand(self, header, blobs):
