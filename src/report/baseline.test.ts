@@ -80,6 +80,7 @@ describe('baseline comparison', () => {
       'ruin/5/solution-longer',
     ]);
     expect(report.summary.regressions).toBe(7);
+    expect(report.regressions.find((r) => r.kind === 'pwin-rose')!.message).toBe('ruin level 2: random-win probability rose from <= 0.200 to >= 0.400');
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(json.regressions).toEqual(report.regressions);
     const md = readFileSync(join(out, 'report.md'), 'utf8');

@@ -1,7 +1,7 @@
 /** Comparison with an earlier run (--baseline, or the previous night in the history): what each level was, and what got worse. */
 import { readFile } from 'node:fs/promises';
 import { parseReport, type GameReport, type LevelReport, type PreviousLevel, type Regression, type SweepReport } from './schema.js';
-import { formatProbability as show } from './summary.js';
+import { formatApart } from './summary.js';
 
 export async function readBaseline(path: string): Promise<SweepReport> {
   let text: string;
@@ -49,7 +49,8 @@ function levelRegressions(game: string, level: LevelReport): Regression[] {
   if (!prev || !level.analysis) return found;
   const now = level.analysis;
   if (prev.pWin && now.pWin.lower > prev.pWin.upper) {
-    found.push({ ...at, kind: 'pwin-rose', message: `${game} level ${level.level}: random-win probability rose from <= ${show(prev.pWin.upper)} to >= ${show(now.pWin.lower)}` });
+    const [was, is] = formatApart(prev.pWin.upper, now.pWin.lower);
+    found.push({ ...at, kind: 'pwin-rose', message: `${game} level ${level.level}: random-win probability rose from <= ${was} to >= ${is}` });
   }
   if (prev.shortestWin !== null) {
     const length = now.shortestWin?.length ?? null;

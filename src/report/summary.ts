@@ -5,7 +5,12 @@ export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest s
 
 export const grouped = (n: number): string => n.toLocaleString('en-US');
 /** A probability or bound: small ones in exponent form so their size reads at once. */
-export const formatProbability = (x: number): string => (x === 0 || x === 1 ? String(x) : x < 1e-3 ? x.toExponential(2) : x.toPrecision(3));
+export const formatProbability = (x: number, digits = 3): string => (x === 0 || x === 1 ? String(x) : x < 1e-3 ? x.toExponential(digits - 1) : x.toPrecision(digits));
+/** Two different probabilities with the digits it takes to tell them apart (three when those do). */
+export function formatApart(a: number, b: number): [string, string] {
+  for (let digits = 3; digits < 17; digits++) if (formatProbability(a, digits) !== formatProbability(b, digits)) return [formatProbability(a, digits), formatProbability(b, digits)];
+  return [formatProbability(a, 17), formatProbability(b, 17)];
+}
 
 /** "1 in 4.3M" style: the odds a person reads at a glance. */
 function oneIn(n: number): string {

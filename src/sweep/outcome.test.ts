@@ -34,6 +34,12 @@ describe('levelOutcome', () => {
     expect(levelOutcome(level(analysis(1e-6), true))).toEqual({ outcome: 'pass', reasons: [] });
   });
 
+  it('says an exact probability just at the threshold as its fraction, which three digits would hide', () => {
+    const a = analysis(2049 / 20_480_000);
+    a.pWin.exact = { p: '2049', q: '20480000', oneIn: 20_480_000 / 2049 };
+    expect(levelOutcome(level(a, true)).reasons).toEqual(['a random policy wins with probability 2049/20480000 (1.00e-4), not below 0.0001']);
+  });
+
   it('fails a non-tutorial level that random play wins too often, and exempts a tutorial one', () => {
     expect(levelOutcome(level(analysis(0.3), true)).outcome).toBe('fail');
     expect(levelOutcome(level(analysis(0.3), true, true))).toEqual({ outcome: 'pass', reasons: [] });

@@ -31,7 +31,10 @@ export function levelOutcome(level: {
   // A partial graph without a win says nothing; a complete one proves that no play wins the level.
   if (analysis && !analysis.winReachable && level.explore?.fullyExplored) reasons.push('no win is reachable: the graph is complete, so no play solves the level from its start');
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
-    reasons.push(`a random policy wins with probability ${analysis.pWin.method === 'exact' ? show(analysis.pWin.lower) : `>= ${show(analysis.pWin.lower)}`}, not below ${analysis.threshold}`);
+    // an exact value as its fraction too: three digits of one just at the threshold read as the threshold
+    const exact = analysis.pWin.exact;
+    const p = !exact ? `>= ${show(analysis.pWin.lower)}` : exact.p.length + exact.q.length <= 24 ? `${exact.p}/${exact.q} (${show(analysis.pWin.lower)})` : show(analysis.pWin.lower, 6);
+    reasons.push(`a random policy wins with probability ${p}, not below ${analysis.threshold}`);
   }
   const mc = analysis?.verdict === 'inconclusive' && !level.tutorial ? level.monteCarlo : null;
   if (mc?.verdict === 'fail') reasons.push(`random play won ${mc.wins} of ${mc.episodes} attempts: p >= ${show(mc.lower)} at 95% confidence, not below ${analysis!.threshold}`);
