@@ -4,6 +4,7 @@ import { parseAction, actionCode } from './engine/index.js';
 import type { Policy } from './analysis/index.js';
 import { budgetCheck, exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
 import type { StateGraph } from './graph/index.js';
+import { checkUnofferedPolicy } from './python/index.js';
 
 export interface LevelOptions extends ExploreOptions {
   policy?: Policy;
@@ -19,6 +20,7 @@ export type ExploreReport = ExploreResult & Omit<Analysis, 'fullyExplored' | 'fr
 export async function exploreLevel(source: GameSource, options: LevelOptions): Promise<{ report: ExploreReport; graph: StateGraph }> {
   const loaded = await openGame(source);
   const { game } = loaded;
+  checkUnofferedPolicy(game, options.policy ?? 'available');
   const { result, graph, budget } = await exploreGraph(loaded.module ? { game, module: loaded.module } : game, { ...options, workers: options.workers });
   const { fullyExplored, frontier, ...analysis } = analyze(graph, {
     policy: options.policy,

@@ -4,7 +4,7 @@ import { POLICIES, type Policy } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { workerHeapMb } from '../explorer/index.js';
 import { workerCount } from '../parallel/index.js';
-import { PythonGame, type PythonGameOptions } from '../python/index.js';
+import { PythonGame, type PythonGameOptions, type UnofferedMode } from '../python/index.js';
 import { parseAction } from '../engine/index.js';
 import { checkOutputFile, prepareOutputDir } from '../files.js';
 
@@ -101,6 +101,19 @@ export function pythonOptions(values: Parsed['values']): PythonGameOptions & { a
     ...(values['graph-builder'] === true && { graphBuilder: true }),
     ...(typeof values['arc-games'] === 'string' && { arcGames: values['arc-games'] }),
   };
+}
+
+/** `--unoffered stay|step`: its help line (explore, random). */
+export const UNOFFERED_USAGE = `  --unoffered U      what an action the game does not offer does under --policy reference (the agent
+                     sends all seven): stay (ARC's convention: nothing, default) or step (a real ARC
+                     game is stepped with it, as its engine does; for the reference policy only)`;
+
+/** The `--unoffered` mode of a command line (undefined: the default, stay). */
+export function unofferedOption(values: Parsed['values']): UnofferedMode | undefined {
+  const mode = values.unoffered;
+  if (mode === undefined) return undefined;
+  if (mode !== 'stay' && mode !== 'step') throw new InputError(`--unoffered must be stay or step, got '${String(mode)}'`);
+  return mode;
 }
 
 /** `--start-actions A`: its help line (explore, random). */

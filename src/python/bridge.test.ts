@@ -141,6 +141,48 @@ describe('the Python bridge on the fixture games', () => {
     expect(crash.reason).toMatch(/available actions became \[1, 2, 5\], not \[1, 2\] as when it was loaded/);
   });
 
+  it('explores the actions a game does not offer as the engine steps them under --unoffered step (the reference policy), and names one that acts beyond the level start otherwise', async () => {
+    // un01: four cells, four offered moves (ACTION1 right, ACTION2 left) to reach the last; ACTION7,
+    // which it does not offer, takes the player back to the first cell (no change at the start).
+    // Truth: P(x, m), the win from cell x after m moves; the reference agent draws ACTION1..7, and a
+    // draw that leaves the state as it is draws again, so P is the mean over the draws that move.
+    type Q = [bigint, bigint];
+    const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+    const q = (n: bigint, d: bigint): Q => [n / gcd(n, d), d / gcd(n, d)];
+    const mean = (...xs: Q[]): Q => xs.reduce((a, b) => q(a[0] * b[1] + b[0] * a[1], a[1] * b[1]), [0n, 1n] as Q).map((v, i) => (i === 1 ? v * BigInt(xs.length) : v)) as Q;
+    const truth = (step: boolean, x = 0, m = 0): Q => {
+      if (x === 3) return [1n, 1n];
+      if (m === 4) return [0n, 1n];
+      const moves = [truth(step, Math.min(3, x + 1), m + 1), truth(step, Math.max(0, x - 1), m + 1)];
+      return step && x > 0 ? mean(...moves, truth(step, 0, m)) : mean(...moves);
+    };
+    const fraction = (v: Q): string => { const [n, d] = q(...v); return `${n}/${d}`; };
+    const un01 = (options: PythonGameOptions = {}): PythonGame => {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'un01'), { engine: FIXTURE_ENGINE, ...options });
+      opened.push(game);
+      return game;
+    };
+    const stay = await explore(un01(), { level: 1, workers: 2, policy: 'reference' });
+    expect(`${stay.pWin.exact!.p}/${stay.pWin.exact!.q}`).toBe(fraction(truth(false)));
+    // Found at a checked state (the level's start does not show it): the graph took it as staying put.
+    expect(stay.python).toMatchObject({ unofferedActs: ['ACTION7'], unoffered: 'stay' });
+    const game = un01({ unoffered: 'step' });
+    expect([[...game.actions], [...game.offered]]).toEqual([[1, 2, 3, 4, 5, 6, 7], [1, 2]]);
+    const step = await explore(game, { level: 1, workers: 2, policy: 'reference' });
+    expect(`${step.pWin.exact!.p}/${step.pWin.exact!.q}`).toBe(fraction(truth(true)));
+    expect(fraction(truth(true))).not.toBe(fraction(truth(false)));
+    expect(step.python!.unoffered).toBe('step');
+    // Random play steps them too: its bounds hold the exact value.
+    const { randomPlay } = await import('../random/index.js');
+    const played = await randomPlay(game, { level: 1, steps: 30_000, workers: 2, policy: 'reference' });
+    const [n, d] = truth(true);
+    expect(played.lower).toBeLessThanOrEqual(Number(n) / Number(d));
+    expect(played.upper).toBeGreaterThanOrEqual(Number(n) / Number(d));
+    expect(played.upper - played.lower).toBeLessThan(0.05);
+    // The available policy draws from the offered actions alone: a graph over all seven is refused.
+    await expect(explore(game, { level: 1, workers: 1 })).rejects.toThrow(/--unoffered step\) for the reference policy alone/);
+  });
+
   it('warns when the same step taken again gives another state, and when a step changes the module (state the graph cannot see)', async () => {
     const apart = (id: string): PythonGame => {
       const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', id), { engine: FIXTURE_ENGINE });

@@ -1,6 +1,6 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
 import { ACTION_NAMES, fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
-import type { PythonGame } from './game.js';
+import type { PythonGame, UnofferedMode } from './game.js';
 import { Abandonment } from './pool.js';
 import { faultKindOf, stoppedAt, type PyFaultKind } from './process.js';
 import { i32, u16, u32 } from './protocol.js';
@@ -50,11 +50,17 @@ export interface PythonExploreInfo {
    */
   frameCollisions?: { collisions: number; checked: number; violations: number };
   /**
-   * Actions the game does not offer that change the level's start when sent (the engine steps a
-   * game with any action, and the reference agent sends all seven): the graph takes them as staying
-   * put, so the reference policy's probability is not the engine's. Absent when none does.
+   * Actions the game does not offer that changed the level's start, or a state whose transitions were
+   * checked (the first few and about 1 in 256), when sent: the engine steps a game with any action,
+   * and the reference agent sends all seven. Absent when none did.
    */
   unofferedActs?: string[];
+  /**
+   * What the graph did with them: `stay` (ARC's convention: the reference policy takes them as
+   * staying put, so its probability is not the engine's where `unofferedActs` lists some) or `step`
+   * (explored as the engine steps them).
+   */
+  unoffered: UnofferedMode;
 }
 
 /** How clicks were expanded: a probability is exact only when the partition is. */
@@ -84,6 +90,8 @@ function fingerprints(digests: Uint8Array, count: number): { lo: Uint32Array; hi
 
 /** The click stats of a batch's states, in the order the expand op sends them (workers/python/arcgraph/expand.py). */
 const STAT_KEYS = ['classes', 'samples', 'split', 'splitCells'] as const;
+/** Each state's totals end with the unoffered actions that acted at a checked state so far (bits 1..7, or-ed). */
+const TOTALS = STAT_KEYS.length + 1;
 
 let explorations = 0;
 
@@ -101,7 +109,8 @@ export class PythonLevel {
   /** The latest frame-collision counts of each process (cumulative there). */
   private readonly collisions = new Map<number, { collisions: number; checked: number; violations: number }>();
   private startNote: string | undefined;
-  private unofferedActs: number[] = [];
+  /** Unoffered actions that changed the level's start or a checked state (bit 1 << action). */
+  private unofferedMask = 0;
   private readonly stopped = new Abandonment();
 
   constructor(
@@ -121,7 +130,7 @@ export class PythonLevel {
     await warming;
     this.levelStart = root.levelStart;
     this.startNote = root.note;
-    this.unofferedActs = root.unofferedActs;
+    for (const a of root.unofferedActs) this.unofferedMask |= 1 << a;
     const clicks = this.game.actions.includes(6) ? root.moves - (this.game.actions.length - 1) : 0;
     this.stepsPerState = root.moves + (this.game.options.clicks === 'classes' ? clicks * Math.min(1, this.game.options.verify) : 0);
     const { lo, hi } = fingerprintInto(root.digest, { lo: 0, hi: 0 });
@@ -174,7 +183,9 @@ export class PythonLevel {
     const totals = this.statTotals.get(batch);
     this.statTotals.delete(batch);
     if (!totals || states === 0) return;
-    STAT_KEYS.forEach((k, i) => (this.stats[k] += totals[STAT_KEYS.length * (states - 1) + i]));
+    const at = TOTALS * (states - 1);
+    STAT_KEYS.forEach((k, i) => (this.stats[k] += totals[at + i]));
+    this.unofferedMask |= totals[at + STAT_KEYS.length];
   }
 
   /** The exploration stopped with batches still running, their results unused (a batch can run for minutes: a click class split cell by cell). */
@@ -193,7 +204,8 @@ export class PythonLevel {
     return {
       levelStart: this.levelStart,
       ...(this.startNote && { startNote: this.startNote }),
-      ...(this.unofferedActs.length > 0 && { unofferedActs: this.unofferedActs.map((a) => ACTION_NAMES[a]) }),
+      ...(this.unofferedMask !== 0 && { unofferedActs: ACTION_NAMES.filter((_, a) => this.unofferedMask & (1 << a)) }),
+      unoffered: game.options.unoffered ?? 'stay',
       identity: game.options.identity,
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
       snapshots: game.info.snapshots,

@@ -31,7 +31,15 @@ export interface PythonGameOptions extends PythonSettings {
   memoryMb?: number;
   /** Snapshots compressed with zlib level 1 (less memory on the frontier, more CPU). */
   compress?: boolean;
+  /**
+   * `step`: the actions the game does not offer are stepped by the engine, as the reference agent
+   * sends them (the game's `actions` are then all seven, `offered` its own); `stay` (default): they
+   * leave the state unchanged (ARC's convention). Only the reference policy draws them.
+   */
+  unoffered?: UnofferedMode;
 }
+
+export type UnofferedMode = 'stay' | 'step';
 
 /** What the host said about its game when it started. */
 export interface PythonInfo {
@@ -42,7 +50,10 @@ export interface PythonInfo {
   title: string;
   file: string;
   levels: number;
+  /** The actions the graph and the walks step: the game's own, or all seven under `unoffered: 'step'`. */
   actions: number[];
+  /** The game's available actions. */
+  offered: number[];
   baseline: number[] | null;
   tags: string[];
   graphBuilder: boolean;
@@ -88,6 +99,8 @@ export class PythonGame implements Game<PyState> {
   /** The frames of a state are those of the step that made it (Game.stepLayers). */
   readonly stepLayers = true;
   readonly actions: readonly PlayerAction[];
+  /** The game's own available actions (`actions` are all seven when the unoffered ones are stepped). */
+  readonly offered: readonly PlayerAction[];
   readonly baselineActions?: readonly number[];
   readonly info: PythonInfo;
   readonly options: Required<Pick<PythonGameOptions, 'identity' | 'clicks' | 'verify' | 'stepSeconds'>> & PythonGameOptions;
@@ -110,6 +123,7 @@ export class PythonGame implements Game<PyState> {
       ...(this.options.identity === 'frame' ? ['--identity', 'frame'] : []),
       ...(options.compress ? ['--compress'] : []),
       ...(options.memoryMb ? ['--memory-mb', String(options.memoryMb)] : []),
+      ...(options.unoffered === 'step' ? ['--unoffered', 'step'] : []),
     ];
     // The alarm stops a step at stepSeconds; one that blocks it (a hang in C) is killed a little later.
     const command = () => hostCommand(file, options, flags, this.options.stepSeconds * 1000 + 3000);
@@ -128,6 +142,7 @@ export class PythonGame implements Game<PyState> {
     this.title = info.title;
     this.levels = info.levels;
     this.actions = info.actions.filter((a) => a >= 1 && a <= 7) as PlayerAction[];
+    this.offered = (info.offered ?? info.actions).filter((a) => a >= 1 && a <= 7) as PlayerAction[];
     if (info.baseline && info.baseline.length >= this.levels) this.baselineActions = info.baseline.slice(0, this.levels);
   }
 
@@ -273,4 +288,14 @@ export function openPythonGame(ref: string, options: PythonGameOptions = {}): Py
   const file = arcGameFile(ref);
   if (!file) throw new InputError(`${ref} is not an ARC game (an <id>/<version>/ folder, or the <id>.py beside its metadata.json)`);
   return new PythonGame(file, options);
+}
+
+/**
+ * A game whose unoffered actions are stepped explores all seven actions: only the reference policy,
+ * which draws all seven, reads such a graph right (the available policy would draw unoffered ones).
+ */
+export function checkUnofferedPolicy(game: unknown, policy: string): void {
+  if (game instanceof PythonGame && game.options.unoffered === 'step' && policy !== 'reference') {
+    throw new InputError(`the actions a game does not offer are stepped (--unoffered step) for the reference policy alone, which sends them; the ${policy} policy draws from the ${game.offered.length} the game offers (drop --unoffered step, or use --policy reference)`);
+  }
 }

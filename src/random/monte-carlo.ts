@@ -4,7 +4,7 @@ import { actionName, codeName, cutCycles, type Action } from '../engine/index.js
 import { GameCrash, openLevel, workerHeapMb, type FaultKind, type GameSource } from '../explorer/index.js';
 import { DEFAULT_STEP_SECONDS, OrderedRunner, sharedPool, StepStalled, threadedGame, Watchdog } from '../parallel/index.js';
 import { episodeActions, policyChoices } from '../player/index.js';
-import { Abandonment, faultKindOf, pythonWalks, stoppedAt, WalkCrash, type StepTiming } from '../python/index.js';
+import { Abandonment, checkUnofferedPolicy, faultKindOf, pythonWalks, stoppedAt, WalkCrash, type StepTiming } from '../python/index.js';
 import { clopperPearson } from './clopper-pearson.js';
 import { runWalks, WalkEnd, type WalkResult, type WalkTask } from './walk.js';
 
@@ -72,6 +72,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   const { level, steps: budget } = options;
   const { game, module, workers, python } = await openLevel(source, level, options.workers);
   const policy = options.policy ?? 'available';
+  checkUnofferedPolicy(game, policy);
   const seed = options.seed ?? 1;
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const cap = Math.max(1, Math.min(options.maxAttemptSteps ?? budget, budget));

@@ -47,6 +47,10 @@ describe.runIf(hasArc)('real ARC-AGI-3 games', () => {
     expect(cd82.stdout).toMatch(/^REFERENCE POLICY WARNING: ACTION7, which the game does not offer, changes its state when sent/m);
     const tu93 = JSON.parse(cli('explore', join(ARC_GAMES, 'tu93'), '--max-nodes', '10', '--policy', 'reference', '--json').stdout);
     expect(tu93.python.unofferedActs).toBeUndefined();
+    // Stepped as the engine steps them: no warning, and the graph has ACTION7's moves.
+    const stepped = cli('explore', join(ARC_GAMES, 'cd82'), '--max-nodes', '10', '--policy', 'reference', '--unoffered', 'step');
+    expect(stepped.stdout).not.toMatch(/REFERENCE POLICY WARNING/);
+    expect(stepped.stdout).toMatch(/; unoffered actions stepped/);
   });
 
   it('gives the same counts at 1 and 2 workers and across runs (tu93, a node budget)', async () => {

@@ -2,7 +2,7 @@
 stdin/stdout (PROTOCOL.md). Standard library, numpy and the user's arcengine only.
 
 Usage: python3 -u arcgraph_host.py --game PATH [--graph-builder] [--identity state|frame]
-       [--compress] [--memory-mb N] [--seed N]
+       [--compress] [--memory-mb N] [--seed N] [--unoffered stay|step]
 """
 import argparse
 import os
@@ -38,6 +38,7 @@ def main():
     parser.add_argument('--memory-mb', type=int, default=0)
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--progress', default=None)
+    parser.add_argument('--unoffered', choices=('stay', 'step'), default='stay')
     args = parser.parse_args()
     try:
         host = Host(args)

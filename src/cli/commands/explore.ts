@@ -5,7 +5,7 @@ import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, STEP_USAGE, stepTimeoutOption, workersOption } from '../args.js';
+import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, STEP_USAGE, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
@@ -42,6 +42,7 @@ ${PYTHON_USAGE}
                      last cell; a probability over them is exact only if the partition is) or all
                      (every one of the 4,096 cells: exact, slow)
 ${START_USAGE}
+${UNOFFERED_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly and prints the partial result (JSON: "interrupted": true);
 a second one quits at once.
 Exit codes: 0 done (pass, inconclusive, or a tutorial level), 1 the verdict is fail or the game
@@ -54,7 +55,7 @@ function pythonLines(r: ExploreReport): string[] {
   const clicks = p.clicks ? `clicks ${p.clicks.method} (partition ${p.clicks.partition}: ${p.clicks.classes} classes stepped, ${p.clicks.samples} samples, ${p.clicks.split} split cell by cell)` : 'no clicks';
   const fc = p.frameCollisions;
   const collisions = fc ? `; frame collisions: ${fc.collisions} successors showed an earlier frame with another state, ${fc.violations} of ${fc.checked} checked behave differently (Markov violations)` : '';
-  return [`python: level start ${p.levelStart}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}${collisions}`];
+  return [`python: level start ${p.levelStart}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}${p.unoffered === 'step' ? '; unoffered actions stepped' : ''}${collisions}`];
 }
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
@@ -90,8 +91,8 @@ function describe(r: ExploreReport): string {
   ];
   lines.push(...pythonLines(r));
   const acts = r.python?.unofferedActs;
-  if (acts && r.pWin.policy === 'reference') {
-    lines.push(`REFERENCE POLICY WARNING: ${acts.join(', ')}, which the game does not offer, ${acts.length === 1 ? 'changes' : 'change'} its state when sent (the engine steps the game with any action, the reference agent sends all seven); this probability takes ${acts.length === 1 ? 'it' : 'them'} as staying put`);
+  if (acts && r.pWin.policy === 'reference' && r.python?.unoffered !== 'step') {
+    lines.push(`REFERENCE POLICY WARNING: ${acts.join(', ')}, which the game does not offer, ${acts.length === 1 ? 'changes' : 'change'} its state when sent (the engine steps the game with any action, the reference agent sends all seven); this probability takes ${acts.length === 1 ? 'it' : 'them'} as staying put (--unoffered step explores ${acts.length === 1 ? 'it' : 'them'} as the engine steps ${acts.length === 1 ? 'it' : 'them'})`);
   }
   if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ')})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {
@@ -125,6 +126,7 @@ const command: Command = {
       identity: { type: 'string' },
       clicks: { type: 'string' },
       'start-actions': { type: 'string' },
+      unoffered: { type: 'string' },
     }, 'explore');
     if (p.help) {
       console.log(USAGE);
@@ -136,9 +138,10 @@ const command: Command = {
     const clicks = (v.clicks ?? 'classes') as 'classes' | 'all';
     if (clicks !== 'classes' && clicks !== 'all') throw new InputError(`--clicks must be classes or all, got '${String(v.clicks)}'`);
     const level = numberOption(v, 'level', { min: 1 }) ?? 1;
-    const loaded = await resolveGame(onePositional(p, 'game', 'explore'), { ...pythonOptions(v), identity, clicks });
-    if (!(loaded instanceof PythonGame) && (v.identity !== undefined || v.clicks !== undefined || v['start-actions'] !== undefined)) {
-      throw new InputError('--identity, --clicks and --start-actions are for real ARC games (Python); this game is a JavaScript module');
+    const unoffered = unofferedOption(v);
+    const loaded = await resolveGame(onePositional(p, 'game', 'explore'), { ...pythonOptions(v), identity, clicks, ...(unoffered && { unoffered }) });
+    if (!(loaded instanceof PythonGame) && (v.identity !== undefined || v.clicks !== undefined || v['start-actions'] !== undefined || unoffered !== undefined)) {
+      throw new InputError('--identity, --clicks, --start-actions and --unoffered are for real ARC games (Python); this game is a JavaScript module');
     }
     startActionsOption(v, loaded, level);
     const file = v.export as string | undefined;

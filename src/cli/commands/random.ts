@@ -1,7 +1,9 @@
+import { InputError } from '../../errors.js';
+import { PythonGame } from '../../python/index.js';
 import { closeGame, resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
+import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
@@ -26,6 +28,7 @@ Options:
   --json                 print one JSON object
 ${PYTHON_USAGE}
 ${START_USAGE}
+${UNOFFERED_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the attempts finished so far are counted and the result says
 it is partial (JSON: "interrupted": true); a second one quits at once.
 Exit codes: 0 done, 1 the verdict is fail on a non-tutorial level or the game crashed or hung,
@@ -67,6 +70,7 @@ const command: Command = {
       ...STEP_OPTION,
       'max-memory': { type: 'string' },
       'start-actions': { type: 'string' },
+      unoffered: { type: 'string' },
     }, 'random');
     if (p.help) {
       console.log(USAGE);
@@ -75,7 +79,9 @@ const command: Command = {
     const v = p.values;
     const policy = policyOption(v);
     const level = numberOption(v, 'level', { min: 1 }) ?? 1;
-    const loaded = await resolveGame(onePositional(p, 'game', 'random'), pythonOptions(v));
+    const unoffered = unofferedOption(v);
+    const loaded = await resolveGame(onePositional(p, 'game', 'random'), { ...pythonOptions(v), ...(unoffered && { unoffered }) });
+    if (unoffered !== undefined && !(loaded instanceof PythonGame)) throw new InputError('--unoffered is for real ARC games (Python); a JavaScript game leaves the state unchanged on an action it does not offer');
     startActionsOption(v, loaded, level);
     const workers = workersOption(v, 'random');
     const stop = interruption();

@@ -8,7 +8,7 @@ from .identity import module_state, shared_levels
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
-STAT_KEYS = ('classes', 'samples', 'split', 'splitCells')
+STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
 
 
 class Records:
@@ -44,9 +44,27 @@ def fixed_actions(rt, fd):
     """The graph steps the actions the game offered when loaded, in every state: a game that offers
     others later would have moves the graph misses (and a 'no win is reachable' that is false)."""
     offered = fd.available_actions
-    if offered != rt.actions and sorted(int(a) for a in offered) != rt.actions:
-        raise GameError('exception', f"the game's available actions became {sorted(int(a) for a in offered)}, not {rt.actions} as when it was loaded: "
+    if offered != rt.offered and sorted(int(a) for a in offered) != rt.offered:
+        raise GameError('exception', f"the game's available actions became {sorted(int(a) for a in offered)}, not {rt.offered} as when it was loaded: "
                         'arcgraph explores one set of actions for every state, so this graph would miss moves', '')
+
+
+def unoffered_acting(rt, snap, unoffered):
+    """A bit (1 << a) for each action `a` of `unoffered` (ACTION6 on the grid's centre) that changes the
+    state of `snap` when sent (the engine steps a game with any action) or throws. The state before and
+    after are identified over the same frame, the step's: what differs is the game's own state."""
+    mask = 0
+    for a in unoffered:
+        try:
+            live = rt.restore(snap)
+            fd = rt.step(live, CLICK_BASE + 32 * 64 + 32 if a == 6 else a)
+            frame = settled(fd)
+            if rt.digest(live, frame) == rt.digest(rt.restore(snap), frame):
+                continue
+        except GameError:
+            pass
+        mask |= 1 << a
+    return mask
 
 
 class Expander:
@@ -88,6 +106,7 @@ class Expander:
         error = None
         keys = [a for a in rt.actions if a != 6]
         has_clicks = 6 in rt.actions
+        unoffered = [a for a in range(1, 8) if a not in rt.actions]
         for s, snap in enumerate(snapshots):
             rt.progress.item = s
             first = len(rec.digests)
@@ -142,6 +161,10 @@ class Expander:
             except GameError as err:
                 error = {'state': s, 'action': self.current, 'message': err.describe(), 'kind': err.kind}
                 break
+            # The checked states (as above, by their first successor's digest) are also sent the actions
+            # the game does not offer, which the graph takes as staying put: a bit for each that acts.
+            if unoffered and len(rec.digests) > first and (s < check or rec.digests[first][0] == 0):
+                stats['unoffered'] |= unoffered_acting(rt, snap, unoffered)
             steps.append(taken)
             record_ends.append(len(rec.digests))
             totals.extend(stats[k] for k in STAT_KEYS)

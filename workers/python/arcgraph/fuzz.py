@@ -39,8 +39,8 @@ def transition_problem(rt, fd, game, before_score):
         return f'levels_completed went from {before_score} to {fd.levels_completed} in one action'
     if fd.win_levels != rt.info['winScore']:
         return f'win_levels {fd.win_levels}, not {rt.info["winScore"]}'
-    if sorted(int(a) for a in fd.available_actions) != rt.actions:
-        return f'available_actions {list(fd.available_actions)}, not {rt.actions}'
+    if sorted(int(a) for a in fd.available_actions) != rt.offered:
+        return f'available_actions {list(fd.available_actions)}, not {rt.offered}'
     if fd.full_reset:
         return 'full_reset set after an action that was not RESET'
     return None
@@ -65,7 +65,7 @@ def run_fuzz(rt, start, start_frame, level, seed, first_stream, steps, max_walk_
     bad = frame_problem([start_frame])
     if bad:
         reset_faults.append({'check': 'invalid-frame', 'message': f'invalid frame of the level start: {bad}'})
-    actions = rt.actions
+    actions = rt.offered
     available = set(actions)
     used = 0
     walk = 0

@@ -6,10 +6,10 @@ import sys
 import traceback
 from array import array
 
-from .expand import Expander
+from .expand import Expander, unoffered_acting
 from .levels import level_start
 from .rng import Rng, draw_action
-from .runtime import CLICK_BASE, LOST, PLAYING, GameError, Runtime, settled
+from .runtime import LOST, PLAYING, GameError, Runtime, settled
 from .session import Session
 from .walks import Timing, code_of, run_walks
 
@@ -39,24 +39,13 @@ def _fuzz_start_failed(level, err):
 
 
 
-def _unoffered_acting(rt, snapshot, digest):
-    """The actions the game does not offer (of ACTION1..7; ACTION6 at the grid's centre) that change
-    its level's start: the engine steps a game with any action and the reference agent sends them,
-    while the graph (and the reference policy over it) takes them as staying put. A step that
-    throws changes it too."""
-    acting = []
-    for a in range(1, 8):
-        if a in rt.actions:
-            continue
-        try:
-            live = rt.restore(snapshot)
-            fd = rt.step(live, CLICK_BASE + 32 * 64 + 32 if a == 6 else a)
-            if rt.digest(live, settled(fd)) == digest:
-                continue
-        except GameError:
-            pass
-        acting.append(a)
-    return acting
+def _unoffered_acting(rt, snapshot):
+    """The actions the game does not offer (of ACTION1..7) that change its level's start: the engine
+    steps a game with any action and the reference agent sends them, while the graph (and the
+    reference policy over it) takes them as staying put unless they are stepped (--unoffered step)."""
+    mask = unoffered_acting(rt, snapshot, [a for a in range(1, 8) if a not in rt.offered])
+    return [a for a in range(1, 8) if mask & (1 << a)]
+
 
 class BrokenHost:
     """The host of a game whose constructor (or first RESET) raised: its hello gives what the module and
@@ -86,7 +75,7 @@ class BrokenHost:
 
 class Host:
     def __init__(self, args):
-        self.rt = Runtime(args.game, graph_builder=args.graph_builder, identity=args.identity, compress=args.compress, seed=args.seed, progress=args.progress)
+        self.rt = Runtime(args.game, graph_builder=args.graph_builder, identity=args.identity, compress=args.compress, seed=args.seed, progress=args.progress, unoffered=args.unoffered)
         self.expander = Expander(self.rt)
         self.sessions = {}
         if args.memory_mb > 0:
@@ -145,7 +134,7 @@ class Host:
         if note:
             reply['note'] = note
         # A start already won or lost takes no action (the engine answers any with an empty frame).
-        reply['unofferedActs'] = _unoffered_acting(rt, blobs[0], blobs[1]) if reply['status'] == PLAYING else []
+        reply['unofferedActs'] = _unoffered_acting(rt, blobs[0]) if reply['status'] == PLAYING else []
         return reply, blobs
 
     def op_expand(self, header, blobs):

@@ -128,7 +128,7 @@ class Progress:
 
 
 class Runtime:
-    def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0, progress=None):
+    def __init__(self, path, graph_builder=False, identity='state', compress=False, seed=0, progress=None, unoffered='stay'):
         # First: a Ctrl-C while the game loads or builds is no fault of the game's (StartError below).
         signal.signal(signal.SIGINT, _on_sigint)
         watch_numpy_rng()
@@ -149,7 +149,12 @@ class Runtime:
         self.identity = Identity(self.registry, base, identity, source=L.source)
         self.shared_reference = shared_levels(self.identity, self.registry)
         self.info = L.info(base)
-        self.actions = self.info['actions']
+        # `offered`: the game's available actions; `actions`: those the graph and the walks step. Under
+        # unoffered='step' all seven, as the engine steps a game with any action the reference agent sends.
+        self.offered = self.info['actions']
+        self.actions = list(range(1, 8)) if unoffered == 'step' else self.offered
+        self.info['offered'] = self.offered
+        self.info['actions'] = self.actions
         self.levels = self.info['levels']
         # The global numpy RNG is part of the state: every step starts from the state's own (PROTOCOL.md).
         np.random.seed(seed)
