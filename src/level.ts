@@ -1,5 +1,5 @@
 /** Explore and analyse one level: the one place the two are put together (`arcgraph explore`, the sweep). */
-import { analyze, type Analysis } from './analysis/index.js';
+import { analyzeAsync, type Analysis } from './analysis/index.js';
 import { parseAction, actionCode } from './engine/index.js';
 import type { Policy } from './analysis/index.js';
 import { budgetCheck, exploreGraph, openGame, type ExploreOptions, type ExploreResult, type GameSource } from './explorer/index.js';
@@ -22,7 +22,8 @@ export async function exploreLevel(source: GameSource, options: LevelOptions): P
   const { game } = loaded;
   checkUnofferedPolicy(game, options.policy ?? 'available');
   const { result, graph, budget } = await exploreGraph(loaded.module ? { game, module: loaded.module } : game, { ...options, workers: options.workers });
-  const { fullyExplored, frontier, ...analysis } = analyze(graph, {
+  // Asynchronous so that a Ctrl-C during a long solve is seen (it cuts the solvers short, with sound bounds).
+  const { fullyExplored, frontier, ...analysis } = await analyzeAsync(graph, {
     policy: options.policy,
     threshold: options.threshold,
     withinK: options.withinK,
@@ -30,6 +31,7 @@ export async function exploreLevel(source: GameSource, options: LevelOptions): P
     baseline: game.baselineActions?.[options.level - 1],
     // The exploration's budget: it left room for the analysis' graph searches, the solvers check their own arrays.
     memory: budgetCheck(budget),
+    signal: options.signal,
   });
   // A real ARC game's next level starts where this level's shortest win leads.
   if (loaded.python && analysis.shortestWin) loaded.python.recordWin(options.level, analysis.shortestWin.actions.map((a) => actionCode(parseAction(a))));

@@ -3,10 +3,11 @@ import { winWithin, type WithinK } from './horizon.js';
 import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
 import type { MemoryCheck } from './memory.js';
 import { transitionWeights, type Policy } from './policy.js';
-import { winProbability, type ExactProbability, type PWin } from './probability.js';
+import { winProbabilitySteps, type ExactProbability, type PWin } from './probability.js';
 import { backwardReach, deadEndNodes, isFrontier, nearest, pathTo, reverseEdges, searchFromRoot, type ActionPath } from './reachability.js';
 import { DEFAULT_THRESHOLD, settleHint, verdictFor, type Verdict } from './verdict.js';
 import type { Fraction } from './rational.js';
+import { AnalysisStop, runSteps, runStepsAsync, type Steps } from './steps.js';
 
 export interface AnalyzeOptions {
   policy?: Policy;
@@ -24,6 +25,8 @@ export interface AnalyzeOptions {
   interval?: IntervalOptions;
   /** The memory budget the solvers keep to, giving up (and saying why) rather than running the process out (none when unset). */
   memory?: MemoryCheck;
+  /** Read at the solvers' checkpoints (see analyzeAsync). */
+  stop?: AnalysisStop;
 }
 
 export interface ShortestWin extends ActionPath {
@@ -57,6 +60,20 @@ export interface Analysis {
 
 /** Everything a developer asks of a level's graph: solvable, how short, where stuck, how lucky. */
 export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis {
+  return runSteps(analyzeSteps(graph, opts));
+}
+
+/**
+ * analyze with the event loop turning while the solvers work, so a signal is seen: once `signal`
+ * aborts during the analysis, the solvers stop early and P(win) comes back as sound bounds marked
+ * `interrupted` (an abort from before it started, the exploration's stop, lets the analysis run whole).
+ */
+export function analyzeAsync(graph: StateGraph, opts: AnalyzeOptions & { signal?: AbortSignal } = {}): Promise<Analysis> {
+  const stop = new AnalysisStop();
+  return runStepsAsync(analyzeSteps(graph, { ...opts, stop }), stop, opts.signal);
+}
+
+function* analyzeSteps(graph: StateGraph, opts: AnalyzeOptions): Steps<Analysis> {
   const threshold = opts.threshold ?? DEFAULT_THRESHOLD;
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
   if (opts.withinK !== undefined && !(Number.isInteger(opts.withinK) && opts.withinK >= 0)) {
@@ -101,7 +118,7 @@ export function analyze(graph: StateGraph, opts: AnalyzeOptions = {}): Analysis 
   }
 
   const weights = transitionWeights(graph, opts.policy ?? 'available');
-  const pWin = winProbability(graph, weights, rev, frontier, { exact: opts.exact ?? true, interval: opts.interval ?? DEFAULT_INTERVAL, memory: opts.memory });
+  const pWin = yield* winProbabilitySteps(graph, weights, rev, frontier, { exact: opts.exact ?? true, interval: opts.interval ?? DEFAULT_INTERVAL, memory: opts.memory, stop: opts.stop });
   const fraction = (e: ExactProbability | undefined): Fraction | undefined => e && { num: BigInt(e.p), den: BigInt(e.q) };
   const verdict = verdictFor(pWin.lower, pWin.upper, threshold, fraction(pWin.exact), { lower: fraction(pWin.lowerExact), upper: fraction(pWin.upperExact) });
 

@@ -9,6 +9,7 @@
  */
 import { BudgetExceeded, FractionSum, fraction, gcd, limbs, type ExactBudget, type Fraction } from './rational.js';
 import { ColumnLists, PivotHeap, RowPool, sortRow } from './sparse-rows.js';
+import { INTERRUPTED, runSteps, type AnalysisStop, type Steps } from './steps.js';
 
 /**
  * A square system A y = b over the integers, one row per node of a class (local indices 0..m-1):
@@ -54,6 +55,33 @@ export interface EliminationStats {
  * the pivot column by (p * row_i - a_ik * row_k) / gcd, and back-substitutes in reduced fractions.
  */
 export function eliminateClass(system: ClassSystem, budget: ExactBudget, stats?: EliminationStats): Fraction[] {
+  return runSteps(eliminateClassSteps(system, budget, stats));
+}
+
+/** Pivots between checkpoints: the loops run in plain functions (which V8 optimizes mid-loop; generator bodies it does not). */
+const PIVOTS_A_STEP = 64;
+const SOLUTIONS_A_STEP = 1024;
+
+/** eliminateClass, yielding every 64 pivots and 1,024 back substitutions; a `stop` request ends it as a spent budget. */
+export function* eliminateClassSteps(system: ClassSystem, budget: ExactBudget, stats?: EliminationStats, stop?: AnalysisStop): Steps<Fraction[]> {
+  const { m } = system;
+  const work = elimination(system, budget);
+  for (let step = 0; step < m; step += PIVOTS_A_STEP) {
+    yield;
+    if (stop?.requested) throw new BudgetExceeded(INTERRUPTED);
+    work.pivots(step, Math.min(m, step + PIVOTS_A_STEP));
+  }
+  if (stats) stats.fill = work.fill();
+  for (let step = m - 1; step >= 0; step -= SOLUTIONS_A_STEP) {
+    yield;
+    if (stop?.requested) throw new BudgetExceeded(INTERRUPTED);
+    work.solutions(step, Math.max(-1, step - SOLUTIONS_A_STEP));
+  }
+  return work.y;
+}
+
+/** The elimination's state, and its two loops over a range of steps each. */
+function elimination(system: ClassSystem, budget: ExactBudget): { pivots(from: number, to: number): void; solutions(from: number, downTo: number): void; fill(): number; y: Fraction[] } {
   const { m, start, col: inCol, val: inVal } = system;
   const rhs = system.rhs.slice();
   const nnz = start[m];
@@ -108,126 +136,129 @@ export function eliminateClass(system: ClassSystem, budget: ExactBudget, stats?:
 
   // the budget left every 256 pivots, for the projection of giveUpEarly
   const checkpoints = new Float64Array((m >> 8) + 1);
-  for (let step = 0; step < m; step++) {
-    if ((step & 255) === 0) {
-      checkpoints[step >> 8] = budget.left;
-      if (step >= 1024) giveUpEarly(budget, checkpoints, step, m);
-    }
-    let k: number;
-    for (;;) {
-      heap.pop();
-      k = heap.topNode;
-      if (!done[k] && heap.topCost === cost(k)) break;
-    }
-    // copy the pivot row and column list out: updates may move the pools
-    const kl = rows.len[k];
-    if (pivotCol.length < kl) pivotCol = new Int32Array(2 * kl);
-    const ks = rows.start[k];
-    pivotCol.set(rows.col.subarray(ks, ks + kl));
-    for (let t = 0; t < kl; t++) pivotVal[t] = rows.val[ks + t];
-    const p = entry(k, k);
-    if (p <= 0n) throw new BudgetExceeded('elimination met a non-positive pivot (not an M-matrix)');
-    const cl = cols.len[k];
-    if (touched.length < cl) touched = new Int32Array(2 * cl);
-    touched.set(cols.row.subarray(cols.start[k], cols.start[k] + cl));
-    const rk = rhs[k];
+  const pivots = (from: number, to: number): void => {
+    for (let step = from; step < to; step++) {
+      if ((step & 255) === 0) {
+        checkpoints[step >> 8] = budget.left;
+        if (step >= 1024) giveUpEarly(budget, checkpoints, step, m);
+      }
+      let k: number;
+      for (;;) {
+        heap.pop();
+        k = heap.topNode;
+        if (!done[k] && heap.topCost === cost(k)) break;
+      }
+      // copy the pivot row and column list out: updates may move the pools
+      const kl = rows.len[k];
+      if (pivotCol.length < kl) pivotCol = new Int32Array(2 * kl);
+      const ks = rows.start[k];
+      pivotCol.set(rows.col.subarray(ks, ks + kl));
+      for (let t = 0; t < kl; t++) pivotVal[t] = rows.val[ks + t];
+      const p = entry(k, k);
+      if (p <= 0n) throw new BudgetExceeded('elimination met a non-positive pivot (not an M-matrix)');
+      const cl = cols.len[k];
+      if (touched.length < cl) touched = new Int32Array(2 * cl);
+      touched.set(cols.row.subarray(cols.start[k], cols.start[k] + cl));
+      const rk = rhs[k];
 
-    for (let t = 0; t < cl; t++) {
-      const i = touched[t];
-      if (i === k || done[i] || seen[i] === step) continue;
-      seen[i] = step;
-      const f = entry(i, k);
-      if (f === 0n) continue;
-      // row_i := (p / g) row_i - (f / g) row_k, g = gcd(p, f): the smallest integer combination
-      const g0 = gcd(p, f, budget);
-      const mp = p / g0;
-      const mf = f / g0;
-      const lm = Math.max(limbs(mp), limbs(mf));
-      const il = rows.len[i];
-      rows.reserve(il + kl);
-      const is = rows.start[i];
-      const out = rows.top;
-      const { col: rc, val: rv } = rows;
-      let w = out;
-      let a = is;
-      let b = 0;
-      let units = 0;
-      const aEnd = is + il;
-      while (a < aEnd || b < kl) {
-        const ca = a < aEnd ? rc[a] : 0x7fffffff;
-        const cb = b < kl ? pivotCol[b] : 0x7fffffff;
-        let v: bigint;
-        let j: number;
-        if (ca < cb) {
-          j = ca;
-          v = mp === 1n ? rv[a] : mp * rv[a];
-          a++;
-        } else if (cb < ca) {
-          j = cb;
-          b++;
-          if (j === k) continue;
-          v = -(mf * pivotVal[b - 1]);
-          colCount[j]++;
-          cols.add(j, i);
-          fill++;
-        } else {
-          j = ca;
-          const va = rv[a++];
-          const vb = pivotVal[b++];
-          if (j === k) continue;
-          v = (mp === 1n ? va : mp * va) - mf * vb;
-          if (v === 0n) {
-            colCount[j]--;
-            continue;
+      for (let t = 0; t < cl; t++) {
+        const i = touched[t];
+        if (i === k || done[i] || seen[i] === step) continue;
+        seen[i] = step;
+        const f = entry(i, k);
+        if (f === 0n) continue;
+        // row_i := (p / g) row_i - (f / g) row_k, g = gcd(p, f): the smallest integer combination
+        const g0 = gcd(p, f, budget);
+        const mp = p / g0;
+        const mf = f / g0;
+        const lm = Math.max(limbs(mp), limbs(mf));
+        const il = rows.len[i];
+        rows.reserve(il + kl);
+        const is = rows.start[i];
+        const out = rows.top;
+        const { col: rc, val: rv } = rows;
+        let w = out;
+        let a = is;
+        let b = 0;
+        let units = 0;
+        const aEnd = is + il;
+        while (a < aEnd || b < kl) {
+          const ca = a < aEnd ? rc[a] : 0x7fffffff;
+          const cb = b < kl ? pivotCol[b] : 0x7fffffff;
+          let v: bigint;
+          let j: number;
+          if (ca < cb) {
+            j = ca;
+            v = mp === 1n ? rv[a] : mp * rv[a];
+            a++;
+          } else if (cb < ca) {
+            j = cb;
+            b++;
+            if (j === k) continue;
+            v = -(mf * pivotVal[b - 1]);
+            colCount[j]++;
+            cols.add(j, i);
+            fill++;
+          } else {
+            j = ca;
+            const va = rv[a++];
+            const vb = pivotVal[b++];
+            if (j === k) continue;
+            v = (mp === 1n ? va : mp * va) - mf * vb;
+            if (v === 0n) {
+              colCount[j]--;
+              continue;
+            }
           }
+          rc[w] = j;
+          rv[w++] = v;
+          units += v < TWO_64 && v > -TWO_64 ? lm : lm * limbs(v);
         }
-        rc[w] = j;
-        rv[w++] = v;
-        units += v < TWO_64 && v > -TWO_64 ? lm : lm * limbs(v);
+        let r = mp === 1n ? rhs[i] : mp * rhs[i];
+        if (rk !== 0n) r -= mf * rk;
+        budget.charge(units + lm);
+        // divide the row by the gcd of its entries and right-hand side: numbers stay near minor size
+        let g = 0n;
+        for (let e = out; e < w && g !== 1n; e++) g = gcd(g, rv[e], budget);
+        if (g !== 1n && r !== 0n) g = gcd(g, r, budget);
+        if (g > 1n) {
+          for (let e = out; e < w; e++) rv[e] /= g;
+          r /= g;
+        }
+        for (let e = out; e < w; e++) budget.check(rv[e]);
+        rhs[i] = budget.check(r);
+        rows.live += w - out - il;
+        rows.start[i] = out;
+        rows.len[i] = w - out;
+        rows.top = w;
+        heap.push(cost(i), i);
       }
-      let r = mp === 1n ? rhs[i] : mp * rhs[i];
-      if (rk !== 0n) r -= mf * rk;
-      budget.charge(units + lm);
-      // divide the row by the gcd of its entries and right-hand side: numbers stay near minor size
-      let g = 0n;
-      for (let e = out; e < w && g !== 1n; e++) g = gcd(g, rv[e], budget);
-      if (g !== 1n && r !== 0n) g = gcd(g, r, budget);
-      if (g > 1n) {
-        for (let e = out; e < w; e++) rv[e] /= g;
-        r /= g;
+      done[k] = 1;
+      order[step] = k;
+      for (let t = 0; t < kl; t++) {
+        const j = pivotCol[t];
+        if (j === k || done[j]) continue;
+        colCount[j]--;
+        heap.push(cost(j), j);
       }
-      for (let e = out; e < w; e++) budget.check(rv[e]);
-      rhs[i] = budget.check(r);
-      rows.live += w - out - il;
-      rows.start[i] = out;
-      rows.len[i] = w - out;
-      rows.top = w;
-      heap.push(cost(i), i);
     }
-    done[k] = 1;
-    order[step] = k;
-    for (let t = 0; t < kl; t++) {
-      const j = pivotCol[t];
-      if (j === k || done[j]) continue;
-      colCount[j]--;
-      heap.push(cost(j), j);
-    }
-  }
-  if (stats) stats.fill = fill;
+  };
 
   // back substitution, last pivot first: every other entry of a pivot row is a later pivot
   const y: Fraction[] = new Array<Fraction>(m);
-  for (let step = m - 1; step >= 0; step--) {
-    const k = order[step];
-    const sum = new FractionSum(budget);
-    sum.num = rhs[k];
-    let diagonal = 0n;
-    for (let e = rows.start[k]; e < rows.start[k] + rows.len[k]; e++) {
-      const j = rows.col[e];
-      if (j === k) diagonal = rows.val[e];
-      else sum.add(-rows.val[e], y[j]);
+  const solutions = (from: number, downTo: number): void => {
+    for (let step = from; step > downTo; step--) {
+      const k = order[step];
+      const sum = new FractionSum(budget);
+      sum.num = rhs[k];
+      let diagonal = 0n;
+      for (let e = rows.start[k]; e < rows.start[k] + rows.len[k]; e++) {
+        const j = rows.col[e];
+        if (j === k) diagonal = rows.val[e];
+        else sum.add(-rows.val[e], y[j]);
+      }
+      y[k] = fraction(sum.num, sum.den * diagonal, budget);
     }
-    y[k] = fraction(sum.num, sum.den * diagonal, budget);
-  }
-  return y;
+  };
+  return { pivots, solutions, fill: () => fill, y };
 }

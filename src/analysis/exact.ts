@@ -1,8 +1,9 @@
 /** The exact win probability: cycle classes solved successors first, each by sparse fraction-free elimination. */
-import { eliminateClass, type ClassSystem } from './elimination.js';
+import { eliminateClassSteps, type ClassSystem } from './elimination.js';
 import { BudgetExceeded, ExactBudget, FractionSum, ONE, ZERO, fraction, gcd, type Fraction } from './rational.js';
 import { gb, type MemoryCheck } from './memory.js';
 import { LOSS, WIN, type ReachProblem } from './win-problem.js';
+import { INTERRUPTED, runSteps, type AnalysisStop, type Steps } from './steps.js';
 
 /**
  * The budget of the within-K solve (horizon.ts): about a second of BigInt work. The win
@@ -40,6 +41,11 @@ export interface ExactResult {
  * weights and only the right-hand side carries the big numbers of earlier classes.
  */
 export function exactSolve(problem: ReachProblem, budget: ExactBudget = solverBudget(), memory?: MemoryCheck): ExactResult {
+  return runSteps(exactSolveSteps(problem, budget, memory));
+}
+
+/** exactSolve, yielding every 1,024 classes and within eliminations; a `stop` request gives up as a spent budget does. */
+export function* exactSolveSteps(problem: ReachProblem, budget: ExactBudget = solverBudget(), memory?: MemoryCheck, stop?: AnalysisStop): Steps<ExactResult> {
   const { value, components, weights, graph } = problem;
   const result: ExactResult = { value: null, largestClass: 0, fill: 0 };
   if (value[0] === WIN) return { ...result, value: ONE };
@@ -60,25 +66,34 @@ export function exactSolve(problem: ReachProblem, budget: ExactBudget = solverBu
   const solved: Fraction[] = new Array<Fraction>(nodes.length);
   const valueOf = (v: number): Fraction => (value[v] === WIN ? ONE : value[v] === LOSS ? ZERO : solved[posOf[v]]);
   let c = 0;
+  /** Solves the single-state classes from c on, up to `to` or a larger class (a plain function: V8 optimizes its loop, not a generator's). */
+  const singles = (to: number): void => {
+    for (; c < to && compStart[c + 1] - compStart[c] === 1; c++) {
+      const from = compStart[c];
+      const u = nodes[from];
+      const sum = new FractionSum(budget);
+      for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
+        if (weight[e] > 0) sum.add(BigInt(weight[e]), valueOf(edgeTarget[e]));
+      }
+      solved[from] = fraction(sum.num, sum.den * BigInt(denominator - stay[u]), budget);
+    }
+  };
   try {
-    for (; c < components.count; c++) {
+    if (components.count > 0) result.largestClass = 1;
+    while (c < components.count) {
+      yield;
+      if (stop?.requested) throw new BudgetExceeded(INTERRUPTED);
+      singles(Math.min(components.count, c + 1024));
       const from = compStart[c];
       const size = compStart[c + 1] - from;
+      if (c === components.count || size === 1) continue;
       if (size > result.largestClass) result.largestClass = size;
-      if (size === 1) {
-        const u = nodes[from];
-        const sum = new FractionSum(budget);
-        for (let e = edgeStart[u]; e < edgeStart[u + 1]; e++) {
-          if (weight[e] > 0) sum.add(BigInt(weight[e]), valueOf(edgeTarget[e]));
-        }
-        solved[from] = fraction(sum.num, sum.den * BigInt(denominator - stay[u]), budget);
-        continue;
-      }
       const system = classSystem(problem, c, posOf, valueOf, budget);
       const stats = { fill: 0 };
-      const y = eliminateClass(system, budget, stats);
+      const y = yield* eliminateClassSteps(system, budget, stats, stop);
       result.fill += stats.fill;
       for (let i = 0; i < size; i++) solved[from + i] = fraction(y[i].num, y[i].den * system.scale, budget);
+      c++;
     }
   } catch (err) {
     if (!(err instanceof BudgetExceeded)) throw err;

@@ -1,5 +1,5 @@
 /** The analysis stage: what a level's graph says about solvability, softlocks and luck. */
-export { analyze, type AnalyzeOptions, type Analysis, type ShortestWin } from './analyze.js';
+export { analyze, analyzeAsync, type AnalyzeOptions, type Analysis, type ShortestWin } from './analyze.js';
 export { POLICIES, type Policy } from './policy.js';
 export type { PWin, ExactProbability } from './probability.js';
 export type { WithinK } from './horizon.js';

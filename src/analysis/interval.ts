@@ -5,6 +5,7 @@
  */
 import { gb, type MemoryCheck } from './memory.js';
 import { LOSS, UNKNOWN, WIN, type ReachProblem } from './win-problem.js';
+import { runSteps, type AnalysisStop, type Steps } from './steps.js';
 
 export interface IntervalOptions {
   /** Stop iterating a class when every node's upper - lower is below this (an underflow guard)... */
@@ -31,6 +32,8 @@ export interface IntervalResult {
   readonly work: number;
   /** Why it did not run (its arrays would not fit the memory budget): the bounds are then [0, 1]. */
   readonly gaveUp?: string;
+  /** Stopped early on a stop request (every class left got one sweep): `converged` is false. */
+  readonly interrupted?: boolean;
 }
 
 const EPSILON = 2 ** -52;
@@ -54,6 +57,11 @@ const TINY = Number.MIN_VALUE;
  * the expected exit time, instead of the slow creep of the upper iterate.
  */
 export function solveInterval(problem: ReachProblem, options: IntervalOptions = DEFAULT_INTERVAL, memory?: MemoryCheck): IntervalResult {
+  return runSteps(solveIntervalSteps(problem, options, memory));
+}
+
+/** solveInterval, yielding every sweep and every 1,024 classes; on a `stop` request every class left gets one sweep, as when the work budget runs out. */
+export function* solveIntervalSteps(problem: ReachProblem, options: IntervalOptions = DEFAULT_INTERVAL, memory?: MemoryCheck, stop?: AnalysisStop): Steps<IntervalResult> {
   const { value, components, graph } = problem;
   const n = graph.nodeCount;
   if (value[0] !== UNKNOWN) return { lower: value[0], upper: value[0], converged: true, sweeps: 0, work: 0 };
@@ -69,10 +77,17 @@ export function solveInterval(problem: ReachProblem, options: IntervalOptions = 
     lo[v] = value[v] === WIN ? 1 : 0;
     hi[v] = value[v] === LOSS ? 0 : 1;
   }
-  const state = { work: 0, converged: true, sweeps: 0 };
+  const state = { work: 0, converged: true, sweeps: 0, stop };
   const classes = new ClassIteration(problem, largest, lo, hi, options, state);
-  for (let c = 0; c < components.count; c++) classes.solve(c);
-  return { lower: Math.max(0, lo[0]), upper: Math.min(1, hi[0]), converged: state.converged, sweeps: state.sweeps, work: state.work };
+  for (let c = 0; c < components.count; c++) {
+    if ((c & 1023) === 0) yield;
+    const m = classes.begin(c);
+    if (m === 1) continue;
+    for (let sweep = 1; classes.sweep(m, sweep); sweep++) yield;
+    classes.finish(c, m);
+  }
+  const interrupted = stop?.requested === true;
+  return { lower: Math.max(0, lo[0]), upper: Math.min(1, hi[0]), converged: state.converged && !interrupted, sweeps: state.sweeps, work: state.work, ...(interrupted && { interrupted }) };
 }
 
 /**
@@ -105,6 +120,13 @@ class ClassIteration {
   /** The class's internal edges reversed (local CSR), for the sweep orders. */
   private readonly revStart: Int32Array;
   private readonly revSource: Int32Array;
+  /** The class begun: its internal edges, and the iteration's guess schedule and observed rates. */
+  private edges = 0;
+  private nextGuess = 2;
+  private normL = 0;
+  private normH = 0;
+  private rateL = 1;
+  private rateH = 1;
 
   /** The largest class (2 states at least) and the most internal edges of one: what the arrays are sized for. */
   static largest(problem: ReachProblem): { nodes: number; edges: number } {
@@ -137,7 +159,7 @@ class ClassIteration {
     private readonly lo: Float64Array,
     private readonly hi: Float64Array,
     private readonly options: IntervalOptions,
-    private readonly state: { work: number; converged: boolean; sweeps: number },
+    private readonly state: { work: number; converged: boolean; sweeps: number; stop?: AnalysisStop },
   ) {
     const { graph } = problem;
     this.localOf = new Int32Array(graph.nodeCount);
@@ -162,12 +184,13 @@ class ClassIteration {
     this.revSource = new Int32Array(edges);
   }
 
-  solve(c: number): void {
+  /** Sets class c up for its sweeps and returns its size; a single state (size 1) is solved at once. */
+  begin(c: number): number {
     const { components, graph, weights } = this.problem;
     const { edgeStart, edgeTarget } = graph;
     const { weight, stay, denominator } = weights;
     const { compStart, compOf, nodes } = components;
-    const { lo, hi, localOf, start, col, prob, outLo, outHi, slack, tiny, L, H, T, options, state } = this;
+    const { lo, hi, localOf, start, col, prob, outLo, outHi, slack, tiny, L, H, T, state } = this;
     const from = compStart[c];
     const m = compStart[c + 1] - from;
     for (let i = 0; i < m; i++) localOf[nodes[from + i]] = i;
@@ -208,7 +231,7 @@ class ClassIteration {
       // a single state (no self-loop edges here): one update from its successors
       lo[nodes[from]] = Math.max(0, outLo[0] * (1 - slack[0]) - tiny[0]);
       hi[nodes[from]] = Math.min(1, outHi[0] * (1 + slack[0]) + tiny[0]);
-      return;
+      return 1;
     }
     const { revStart, revSource } = this;
     revStart.fill(0, 0, m + 1);
@@ -219,85 +242,99 @@ class ClassIteration {
     revStart[0] = 0;
     this.sweepOrder(m, this.orderLo, outLo, true);
     this.sweepOrder(m, this.orderHi, outHi, false);
-    const { orderLo, orderHi } = this;
-    const { relativeTolerance: rel, absoluteTolerance: abs, maxWork } = options;
-    const converged = (): boolean => {
-      for (let i = 0; i < m; i++) {
-        const gap = H[i] - L[i];
-        if (gap > abs && gap > rel * H[i]) return false;
+    this.edges = k;
+    this.nextGuess = 2;
+    this.normL = 0;
+    this.normH = 0;
+    this.rateL = 1;
+    this.rateH = 1;
+    return m;
+  }
+
+  /** Sweep number `sweep` of the class begun (m states): false once it converged or the work budget (or a stop) ended it. */
+  sweep(m: number, sweep: number): boolean {
+    const { start, col, prob, outLo, outHi, slack, tiny, L, H, T, dL, dH, X, orderLo, orderHi, state } = this;
+    const k = this.edges;
+    let changeL = 0;
+    let changeH = 0;
+    for (let r = 0; r < m; r++) {
+      const i = orderLo[r];
+      let sum = outLo[i];
+      let inner = 0;
+      for (let e = start[i]; e < start[i + 1]; e++) {
+        const j = col[e];
+        sum += prob[e] * L[j];
+        inner += prob[e] * T[j];
       }
-      return true;
-    };
-    const { dL, dH, X } = this;
-    let nextGuess = 2;
-    let normL = 0;
-    let normH = 0;
-    let rateL = 1;
-    let rateH = 1;
-    for (let sweep = 1; ; sweep++) {
-      let changeL = 0;
-      let changeH = 0;
-      for (let r = 0; r < m; r++) {
-        const i = orderLo[r];
-        let sum = outLo[i];
-        let inner = 0;
-        for (let e = start[i]; e < start[i + 1]; e++) {
-          const j = col[e];
-          sum += prob[e] * L[j];
-          inner += prob[e] * T[j];
-        }
-        const next = sum * (1 - slack[i]) - tiny[i];
-        if (next > L[i]) {
-          dL[i] = next - L[i];
-          if (dL[i] > changeL) changeL = dL[i];
-          L[i] = next;
-        } else dL[i] = 0;
-        T[i] = 1 + inner;
-      }
-      for (let r = 0; r < m; r++) {
-        const i = orderHi[r];
-        let sum = outHi[i];
-        for (let e = start[i]; e < start[i + 1]; e++) sum += prob[e] * H[col[e]];
-        const next = sum * (1 + slack[i]) + tiny[i];
-        if (next < H[i]) {
-          dH[i] = H[i] - next;
-          if (dH[i] > changeH) changeH = dH[i];
-          H[i] = next;
-        } else dH[i] = 0;
-      }
-      // the observed rate at which each bound's change shrinks (geometric near convergence)
-      rateL = normL > 0 ? changeL / normL : 1;
-      rateH = normH > 0 ? changeH / normH : 1;
-      normL = changeL;
-      normH = changeH;
-      state.work += 2 * k + 2 * m;
-      state.sweeps = Math.max(state.sweeps, sweep);
-      if (converged()) break;
-      if (sweep === nextGuess) {
-        // a centre extrapolated from both bounds' geometric tails (Aitken), checked from both sides
-        if (rateL < 1 && rateH < 1) {
-          const fL = rateL / (1 - rateL);
-          const fH = rateH / (1 - rateH);
-          for (let i = 0; i < m; i++) X[i] = 0.5 * (L[i] + dL[i] * fL + H[i] - dH[i] * fH);
-          this.guess(m, true, X);
-          this.guess(m, false, X);
-        } else {
-          // optimistic value iteration: each bound guessed from the other one
-          this.guess(m, true, L);
-          this.guess(m, false, H);
-        }
-        if (converged()) break;
-        nextGuess += Math.max(1, sweep >> 1);
-      }
-      if (state.work > maxWork) {
-        state.converged = false;
-        break;
-      }
+      const next = sum * (1 - slack[i]) - tiny[i];
+      if (next > L[i]) {
+        dL[i] = next - L[i];
+        if (dL[i] > changeL) changeL = dL[i];
+        L[i] = next;
+      } else dL[i] = 0;
+      T[i] = 1 + inner;
     }
+    for (let r = 0; r < m; r++) {
+      const i = orderHi[r];
+      let sum = outHi[i];
+      for (let e = start[i]; e < start[i + 1]; e++) sum += prob[e] * H[col[e]];
+      const next = sum * (1 + slack[i]) + tiny[i];
+      if (next < H[i]) {
+        dH[i] = H[i] - next;
+        if (dH[i] > changeH) changeH = dH[i];
+        H[i] = next;
+      } else dH[i] = 0;
+    }
+    // the observed rate at which each bound's change shrinks (geometric near convergence)
+    const rateL = (this.rateL = this.normL > 0 ? changeL / this.normL : 1);
+    const rateH = (this.rateH = this.normH > 0 ? changeH / this.normH : 1);
+    this.normL = changeL;
+    this.normH = changeH;
+    state.work += 2 * k + 2 * m;
+    state.sweeps = Math.max(state.sweeps, sweep);
+    if (this.converged(m)) return false;
+    if (sweep === this.nextGuess) {
+      // a centre extrapolated from both bounds' geometric tails (Aitken), checked from both sides
+      if (rateL < 1 && rateH < 1) {
+        const fL = rateL / (1 - rateL);
+        const fH = rateH / (1 - rateH);
+        for (let i = 0; i < m; i++) X[i] = 0.5 * (L[i] + dL[i] * fL + H[i] - dH[i] * fH);
+        this.guess(m, true, X);
+        this.guess(m, false, X);
+      } else {
+        // optimistic value iteration: each bound guessed from the other one
+        this.guess(m, true, L);
+        this.guess(m, false, H);
+      }
+      if (this.converged(m)) return false;
+      this.nextGuess += Math.max(1, sweep >> 1);
+    }
+    if (state.work > this.options.maxWork || state.stop?.requested) {
+      state.converged = false;
+      return false;
+    }
+    return true;
+  }
+
+  /** Every local gap below the tolerances. */
+  private converged(m: number): boolean {
+    const { L, H } = this;
+    const { relativeTolerance: rel, absoluteTolerance: abs } = this.options;
+    for (let i = 0; i < m; i++) {
+      const gap = H[i] - L[i];
+      if (gap > abs && gap > rel * H[i]) return false;
+    }
+    return true;
+  }
+
+  /** Gives class c's bounds (m states) to its states. */
+  finish(c: number, m: number): void {
+    const { nodes, compStart } = this.problem.components;
+    const from = compStart[c];
     for (let i = 0; i < m; i++) {
       const u = nodes[from + i];
-      lo[u] = Math.max(0, L[i]);
-      hi[u] = Math.min(1, H[i]);
+      this.lo[u] = Math.max(0, this.L[i]);
+      this.hi[u] = Math.min(1, this.H[i]);
     }
   }
 

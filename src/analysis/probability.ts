@@ -1,6 +1,7 @@
 import type { StateGraph } from '../graph/index.js';
-import { exactSolve, solverBudget } from './exact.js';
-import { DEFAULT_INTERVAL, solveInterval, type IntervalOptions } from './interval.js';
+import { exactSolveSteps, solverBudget } from './exact.js';
+import { DEFAULT_INTERVAL, solveIntervalSteps, type IntervalOptions } from './interval.js';
+import { INTERRUPTED, runSteps, type AnalysisStop, type Steps } from './steps.js';
 import type { Policy, TransitionWeights } from './policy.js';
 import { ExactBudget, floatAbove, floatBelow, oneIn, type Fraction } from './rational.js';
 import { LOSS, WIN, reachProblem } from './win-problem.js';
@@ -41,6 +42,8 @@ export interface PWin {
   exactGaveUp?: string;
   /** Why interval iteration did not run (its arrays past the memory budget), when it did not: lower and upper are then 0 and 1. */
   intervalGaveUp?: string;
+  /** The solve was stopped (Ctrl-C or SIGTERM during the analysis): the bounds are sound, not as tight as they would be. */
+  interrupted?: true;
 }
 
 export function exactProbability(f: Fraction): ExactProbability {
@@ -54,6 +57,7 @@ interface Bound {
   converged: boolean;
   gaveUp?: string;
   intervalGaveUp?: string;
+  interrupted?: boolean;
 }
 
 export interface SolveOptions {
@@ -64,6 +68,8 @@ export interface SolveOptions {
   budget?: () => ExactBudget;
   /** The memory budget the solvers keep to (none when unset). */
   memory?: MemoryCheck;
+  /** Read at the solvers' checkpoints: a request ends them early, with sound answers. */
+  stop?: AnalysisStop;
 }
 
 /**
@@ -74,12 +80,13 @@ export interface SolveOptions {
 const partialBudget = (): ExactBudget => new ExactBudget(50_000_000, 4096, 1_000_000);
 const PARTIAL_INTERVAL_WORK = 400_000_000;
 
-function solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions, budget: () => ExactBudget): Bound {
+function* solve(graph: StateGraph, weights: TransitionWeights, rev: ReverseEdges, frontierValue: 0 | 1, options: SolveOptions, budget: () => ExactBudget): Steps<Bound> {
   const problem = reachProblem(graph, weights, rev, frontierValue);
-  const exact = options.exact ? exactSolve(problem, budget(), options.memory) : null;
+  const exact = options.exact ? yield* exactSolveSteps(problem, budget(), options.memory, options.stop) : null;
   if (exact?.value) return { lower: floatBelow(exact.value), upper: floatAbove(exact.value), exact: exact.value, converged: true };
-  const { lower, upper, converged, gaveUp } = solveInterval(problem, options.interval, options.memory);
-  return { lower, upper, converged, exact: null, gaveUp: exact ? exact.gaveUp : 'not tried', ...(gaveUp && { intervalGaveUp: gaveUp }) };
+  const { lower, upper, converged, gaveUp, interrupted } = yield* solveIntervalSteps(problem, options.interval, options.memory, options.stop);
+  const stopped = interrupted === true || exact?.gaveUp?.startsWith(INTERRUPTED) === true;
+  return { lower, upper, converged, exact: null, gaveUp: exact ? exact.gaveUp : 'not tried', ...(gaveUp && { intervalGaveUp: gaveUp }), ...(stopped && { interrupted: true }) };
 }
 
 const widths = (lower: number, upper: number): { width: number; relativeWidth: number } => ({
@@ -95,11 +102,22 @@ export function winProbability(
   frontier: number,
   options: SolveOptions = { exact: true, interval: DEFAULT_INTERVAL },
 ): PWin {
+  return runSteps(winProbabilitySteps(graph, weights, rev, frontier, options));
+}
+
+/** winProbability as steps (see steps.ts). */
+export function* winProbabilitySteps(
+  graph: StateGraph,
+  weights: TransitionWeights,
+  rev: ReverseEdges,
+  frontier: number,
+  options: SolveOptions = { exact: true, interval: DEFAULT_INTERVAL },
+): Steps<PWin> {
   const policy = weights.policy;
   if (frontier > 0) {
     const partial = { ...options, interval: { ...options.interval, maxWork: Math.min(options.interval.maxWork, PARTIAL_INTERVAL_WORK) } };
-    const low = solve(graph, weights, rev, LOSS, partial, partialBudget);
-    const high = solve(graph, weights, rev, WIN, partial, partialBudget);
+    const low = yield* solve(graph, weights, rev, LOSS, partial, partialBudget);
+    const high = yield* solve(graph, weights, rev, WIN, partial, partialBudget);
     const gaveUp = low.gaveUp ?? high.gaveUp;
     const intervalGaveUp = low.intervalGaveUp ?? high.intervalGaveUp;
     return {
@@ -113,9 +131,10 @@ export function winProbability(
       ...(high.exact && { upperExact: exactProbability(high.exact) }),
       ...(gaveUp ? { exactGaveUp: gaveUp } : {}),
       ...(intervalGaveUp ? { intervalGaveUp } : {}),
+      ...((low.interrupted || high.interrupted) && { interrupted: true }),
     };
   }
-  const { lower, upper, exact, converged, gaveUp, intervalGaveUp } = solve(graph, weights, rev, LOSS, options, options.budget ?? solverBudget);
+  const { lower, upper, exact, converged, gaveUp, intervalGaveUp, interrupted } = yield* solve(graph, weights, rev, LOSS, options, options.budget ?? solverBudget);
   if (exact) return { policy, method: 'exact', lower, upper, exact: exactProbability(exact), converged, ...widths(lower, upper) };
-  return { policy, method: 'interval', lower, upper, converged, ...widths(lower, upper), ...(gaveUp ? { exactGaveUp: gaveUp } : {}), ...(intervalGaveUp ? { intervalGaveUp } : {}) };
+  return { policy, method: 'interval', lower, upper, converged, ...widths(lower, upper), ...(gaveUp ? { exactGaveUp: gaveUp } : {}), ...(intervalGaveUp ? { intervalGaveUp } : {}), ...(interrupted && { interrupted: true }) };
 }

@@ -170,7 +170,8 @@ async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, 
         threshold: settings.threshold,
         onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }),
       });
-      if (explored.report.stopReason === 'interrupted') throw new JobInterrupted();
+      // A stop during the exploration, or during the analysis after it (its bounds cut short): not a level's result.
+      if (explored.report.stopReason === 'interrupted' || explored.report.pWin.interrupted) throw new JobInterrupted();
       graph = explored.graph;
       result.explore = exploreNumbers(explored.report);
       result.analysis = analysisNumbers(explored.report);

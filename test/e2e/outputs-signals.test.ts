@@ -99,6 +99,21 @@ describe('SIGINT and SIGTERM alike', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'interrupted', fullyExplored: false, interrupted: true });
   });
 
+  it('explore: a SIGTERM during the probability analysis cuts the solvers short at once, the bounds sound and marked interrupted, exit 130', async () => {
+    // latt is explored in a blink; its one cycle class of 6,241 states keeps the solvers busy for many seconds (about 20 here).
+    const started = performance.now();
+    const r = await interrupted(['explore', fixture('lattice'), '--workers', '1', '--json'], 'SIGTERM', { afterMs: 3000 });
+    const seconds = (performance.now() - started) / 1000;
+    expect(r.code).toBe(130);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ fullyExplored: true, interrupted: true, pWin: { interrupted: true, converged: false } });
+    expect(report.pWin.exactGaveUp).toMatch(/^interrupted \(Ctrl-C or SIGTERM\)/);
+    // 1/4 by symmetry (four sides, the start at the centre): the bounds cut short still hold it
+    expect(report.pWin.lower).toBeLessThanOrEqual(0.25);
+    expect(report.pWin.upper).toBeGreaterThanOrEqual(0.25);
+    expect(seconds).toBeLessThan(6);
+  });
+
   it('random: the attempts so far, said to be partial, exit 130', async () => {
     const json = await interrupted(['random', 'bx19', '--level', '2', '--steps', '1000000000', '--workers', '1', '--json'], 'SIGINT', { afterMs: 2500 });
     expect(json.code).toBe(130);

@@ -96,7 +96,7 @@ function describe(r: ExploreReport): string {
   }
   if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ')})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {
-    const stopped = r.pWin.intervalGaveUp ? `, not iterated: ${r.pWin.intervalGaveUp}` : r.pWin.converged ? '' : ', stopped on its work budget';
+    const stopped = r.pWin.intervalGaveUp ? `, not iterated: ${r.pWin.intervalGaveUp}` : r.pWin.converged ? '' : r.pWin.interrupted ? ', stopped: interrupted' : ', stopped on its work budget';
     lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${stopped}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
   }
   if (r.pWin.method === 'bounds' && r.pWin.intervalGaveUp) lines.push(`  bounds not iterated: ${r.pWin.intervalGaveUp}`);

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { lattice, rectangleWin, walkGraph } from '../../test/fixtures/walks.js';
+import { analyze, analyzeAsync } from './analyze.js';
+
+describe('the analysis with the event loop turning', () => {
+  it('gives what the synchronous analysis gives', async () => {
+    const graph = walkGraph(lattice(12, 12, [3, 4], true));
+    const sync = analyze(graph);
+    expect(sync.pWin.method).toBe('exact');
+    expect(await analyzeAsync(graph, { signal: new AbortController().signal })).toEqual(sync);
+  });
+
+  it('lets timers run while the solvers work, and stops them early on an abort during it, with sound bounds', async () => {
+    // an 80 x 80 lattice: the exact budget runs out after many seconds, then interval iteration
+    const graph = walkGraph(lattice(80, 80, [40, 40], true));
+    const abort = new AbortController();
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    setTimeout(() => abort.abort(), 400);
+    const started = performance.now();
+    const a = await analyzeAsync(graph, { signal: abort.signal });
+    clearInterval(ticker);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(ticks).toBeGreaterThan(5);
+    expect(a.pWin).toMatchObject({ method: 'interval', interrupted: true, converged: false });
+    expect(a.pWin.exactGaveUp).toMatch(/^interrupted/);
+    const truth = rectangleWin(80, 80, 40, 40);
+    expect(a.pWin.lower).toBeLessThanOrEqual(truth);
+    expect(a.pWin.upper).toBeGreaterThanOrEqual(truth);
+  });
+
+  it('runs whole when the signal had aborted before it started (the exploration was stopped, its graph is analysed)', async () => {
+    const graph = walkGraph(lattice(12, 12, [3, 4], true));
+    const abort = new AbortController();
+    abort.abort();
+    const a = await analyzeAsync(graph, { signal: abort.signal });
+    expect(a.pWin.method).toBe('exact');
+    expect(a.pWin.interrupted).toBeUndefined();
+  });
+});
