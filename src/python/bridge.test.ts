@@ -4,6 +4,8 @@
  * click classes with weights, level starts, and faults (a crash, hangs, memory).
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../analysis/index.js';
@@ -292,6 +294,13 @@ describe('the Python bridge on the fixture games', () => {
     const crash = (await exploreGraph(game, { level: 1, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
     expect(crash).toBeInstanceOf(GameCrash);
     expect(crash.message).toMatch(/^bin1 level 1 crashed after 0 actions from reset \[\]: the reset state cannot be built: starting the game threw: RuntimeError: level data missing \(bin1\.py:\d+ in __init__\)$/);
+    // Its reproduction is the RESET that shows it, unplayed: under the metadata's full id, as the game's own recordings.
+    const { writeReproduction } = await import('../qualify/reproduce.js');
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-bin1-'));
+    writeReproduction(join(dir, 'bin1.jsonl'), game, 1, [], 'exception');
+    const lines = readFileSync(join(dir, 'bin1.jsonl'), 'utf8').trim().split('\n');
+    rmSync(dir, { recursive: true });
+    expect(lines.map((l) => JSON.parse(l).data)).toEqual([expect.objectContaining({ game_id: 'bin1-v1', action_input: { id: 0, data: {} }, full_reset: true })]);
   });
 
   it('explores a level lost at its start (the engine steps RESET too) as one lost state, and qualify names the start', async () => {

@@ -18,6 +18,7 @@ import type { Game } from '../engine/index.js';
 import { openSession, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
 import { makeDir, writeFileAtomic } from '../files.js';
+import { PythonGame } from '../python/index.js';
 import { cutCycles, frameProblem, unplayable, type Check } from '../engine/index.js';
 
 type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
@@ -41,7 +42,9 @@ export function writeReproduction(path: string, game: Game, level: number, actio
   /** A step not played here: what the session showed before it, under this action. */
   const unplayed = (action: Action): Line => {
     const before = lines[lines.length - 1];
-    const base = before ?? { game_id: game.id, state: 'NOT_FINISHED', levels_completed: level - 1, win_levels: game.levels, guid, available_actions: [...game.actions] };
+    // A real ARC game's recordings carry its metadata's full id and the actions it offers, as its sessions' lines do.
+    const [gameId, offered] = game instanceof PythonGame ? [game.info.gameId, game.offered] : [game.id, game.actions];
+    const base = before ?? { game_id: gameId, state: 'NOT_FINISHED', levels_completed: level - 1, win_levels: game.levels, guid, available_actions: [...offered] };
     const { frame: _layers, ...rest } = { ...base, frame: undefined };
     return { ...rest, action_input: actionInput(action), full_reset: action.id === GameAction.RESET && !before };
   };
