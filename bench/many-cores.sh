@@ -9,7 +9,9 @@
 #   *-explorer.json    `npm run bench -- --only explorer`: the explorer, the raw loop's ceiling and the coordinator alone
 #                      at 1, 2, 4, 8 and all workers (bx19 level 2, 1M states), each row's schedule
 #   spare-core.jsonl   bx19:2 to 1M states at all cores - 1 and all cores, interleaved: whether a
-#                      core of its own for the coordinator pays
+#                      core of its own for the coordinator pays; with BASELINE=DIR (another build's
+#                      project root: its dist/ and node_modules/) each run is paired with the same
+#                      run of that build ("build": "baseline"), the A/B of a coordinator change
 #   level6.json        `arcgraph explore bx19 --level 6 --json` under LEVEL6_SECONDS (default 120:
 #                      on 16 cores about 600M transitions, and the analysis after it takes minutes)
 #   level6-process.json  its exit status, wall seconds and the peak resident memory read from /proc while it ran
@@ -30,11 +32,17 @@ echo "== explorer bench ($cores cores)" | tee -a "$log"
 timeout 420 node --expose-gc --single-threaded-gc dist/bench/run.js --only explorer --out "$out" 2>&1 | tee -a "$log"
 
 echo "== bx19:2 to 1M states at $((cores - 1)) and $cores workers" | tee -a "$log"
+builds="current"
+[ -n "${BASELINE:-}" ] && builds="current baseline"
 for round in 1 2 3; do
   for workers in $((cores - 1)) "$cores"; do
-    timeout 60 node dist/src/cli/main.js explore bx19 --level 2 --max-nodes 1000000 --workers "$workers" --json 2>>"$log" |
-      node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const r = JSON.parse(s); console.log(JSON.stringify({ round: Number(process.argv[1]), workers: r.workers, transitionsPerSecond: Math.round(r.transitionsPerSecond), seconds: r.seconds, schedule: r.schedule })); })' "$round" |
-      tee -a "$out/spare-core.jsonl" "$log"
+    for build in $builds; do
+      root=.
+      [ "$build" = baseline ] && root=$BASELINE
+      timeout 60 node "$root/dist/src/cli/main.js" explore bx19 --level 2 --max-nodes 1000000 --workers "$workers" --json 2>>"$log" |
+        node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const r = JSON.parse(s); console.log(JSON.stringify({ build: process.argv[2], round: Number(process.argv[1]), workers: r.workers, transitionsPerSecond: Math.round(r.transitionsPerSecond), seconds: r.seconds, schedule: r.schedule })); })' "$round" "$build" |
+        tee -a "$out/spare-core.jsonl" "$log"
+    done
   done
 done
 
