@@ -40,6 +40,11 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     expect(await level1(apart('cp01'))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
   });
 
+  it('does not take a bitboard for object addresses (bb01: 1 << (42 + cell), multiples of 16 below 2^48)', async () => {
+    // Gambler's ruin from cell 1 of 0..5: 1/5. Masked as addresses, every state was its start: 2 states, P(win) 0.
+    expect(await level1(apart('bb01'))).toEqual({ nodes: 6, lost: 1, p: '1/5', warning: null });
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);
@@ -57,9 +62,10 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
     expect(r.warning).toMatch(/^the step changed level 2 \(self\._levels\[1\]\) while not playing it: arcgraph shares/);
   });
 
-  it('gives dq01, ac01 and cp01 the same graphs on the real engine as on the stand-in', async () => {
+  it('gives dq01, ac01, cp01 and bb01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
     expect(await level1(apart('cp01', ARC_ENGINE))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
+    expect(await level1(apart('bb01', ARC_ENGINE))).toEqual({ nodes: 6, lost: 1, p: '1/5', warning: null });
   });
 });

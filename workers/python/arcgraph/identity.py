@@ -1,6 +1,7 @@
 """State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
+import gc
 import json
 import operator
 import random
@@ -21,7 +22,7 @@ SOURCE_READ = ('_action_count', '_clean_levels')
 LEVEL_SKIP = frozenset({'_sorted_sprites', '_need_sort'})
 
 _UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
-# CPython object addresses: 16-byte aligned, far above small counters.
+# CPython object addresses: 16-byte aligned, far above small counters, where the process's objects live.
 _ADDRESS_MIN = 1 << 32
 # In JSON text: a number long enough to be an address, or a uuid: the slow walk masks those.
 _MASKED_IN_JSON = re.compile(r'\d{10,}|[0-9a-f]{8}-[0-9a-f]{4}-')
@@ -65,8 +66,29 @@ def _object_mode(t):
     return mode
 
 
+def _address_regions():
+    """The 2^40-byte regions this process's objects live in (its heap, its memory maps), each widened by
+    two on either side: enough to hold every process's on this machine (address randomisation moves a
+    heap or the maps by less than 2^40), so a state's walk is the same in all of them."""
+    big = bytearray(1 << 20)  # a block of its own map, where the large allocations go
+    regions = {id(o) >> 40 for o in gc.get_objects()} | {id(big) >> 40, id(object()) >> 40}
+    return frozenset(r + d for r in regions for d in range(-2, 3) if r + d >= 0)
+
+
+_REGIONS = _address_regions()
+
+
+def note_objects():
+    """Adds the regions of the objects alive now (the game's, once it is built) to those the mask accepts."""
+    global _REGIONS
+    _REGIONS = _REGIONS | _address_regions()
+
+
 def _looks_like_address(v):
-    return v >= _ADDRESS_MIN and v & 0xF == 0 and v < (1 << 48)
+    """Whether an integer may be an object address (an `id()` value, which differs in every process):
+    16-byte aligned, 2^32 and above, and in a region where this process's objects live. A number
+    the game keeps (a bitboard, a counter) is hardly ever all three."""
+    return v & 0xF == 0 and v >= _ADDRESS_MIN and (v >> 40) in _REGIONS
 
 
 class _Tracking:
@@ -454,6 +476,7 @@ class Identity:
 
     def __init__(self, registry, game, mode='state', source=''):
         from arcengine import ARCBaseGame
+        note_objects()
         self.shared = registry.ids
         self.mode = mode
         # Engine bookkeeping the game's own code reads is state of the game (IDENTITY.md): a move
