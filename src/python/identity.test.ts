@@ -7,7 +7,10 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { explore } from '../level.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, hasArc } from '../../test/support/python.js';
+import { analyze } from '../analysis/index.js';
+import { parseAction } from '../engine/index.js';
+import { bruteForceGraph } from '../../test/support/graphs.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, hasArc, rs01Twin } from '../../test/support/python.js';
 import { openPythonGame, type PythonGame } from './index.js';
 
 const opened: PythonGame[] = [];
@@ -45,6 +48,24 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     expect(await level1(apart('bb01'))).toEqual({ nodes: 6, lost: 1, p: '1/5', warning: null });
   });
 
+  it("carries numpy's global RNG as the game seeds it (rs01: seeded per level in on_set_level, a hidden goal drawn later)", async () => {
+    // The reseed went unseen (seed is not a draw) and every state ran on seed 0's stream: 199/441, won by ACTION5 ACTION5.
+    for (const level of [1, 2]) {
+      const game = apart('rs01');
+      if (level === 2) game.setStart(2, ['ACTION5', 'ACTION4', 'ACTION4', 'ACTION4', 'ACTION5'].map(parseAction), true);
+      const r = await explore(game, { level, workers: 2 });
+      const graph = bruteForceGraph(rs01Twin, level);
+      const truth = analyze(graph);
+      expect([r.nodes, `${r.pWin.exact!.p}/${r.pWin.exact!.q}`, r.shortestWin!.actions]).toEqual([graph.nodeCount, `${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`, truth.shortestWin!.actions]);
+      expect(r.python!.levelStart).toBe('played');
+    }
+  });
+
+  it('hands the game a new ActionInput every step (ad01 turns the click into its half of the board in place)', async () => {
+    // A shared one carried the rewritten x into the next step of that cell: 4 states, P(win) 0, and a warning blaming the game.
+    expect(await level1(apart('ad01'))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);
@@ -62,10 +83,12 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
     expect(r.warning).toMatch(/^the step changed level 2 \(self\._levels\[1\]\) while not playing it: arcgraph shares/);
   });
 
-  it('gives dq01, ac01, cp01 and bb01 the same graphs on the real engine as on the stand-in', async () => {
+  it('gives dq01, ac01, cp01, bb01, ad01 and rs01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
     expect(await level1(apart('cp01', ARC_ENGINE))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
     expect(await level1(apart('bb01', ARC_ENGINE))).toEqual({ nodes: 6, lost: 1, p: '1/5', warning: null });
+    expect(await level1(apart('ad01', ARC_ENGINE))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });
+    expect(await level1(apart('rs01', ARC_ENGINE))).toMatchObject({ p: '46/441' });
   });
 });

@@ -46,6 +46,30 @@ export const hid1Twin: Game<{ x: number; c: number; level: number }> = {
   decode: (b) => ({ x: b[0], c: b[1], level: b[2] }),
 };
 
+/**
+ * rs01 (test/fixtures/python/apart/rs01) in TypeScript: cells 0..3, the goal drawn on the first ACTION5
+ * from numpy's global RNG as the level seeded it (numpy: seed 101 gives randint(0, 4) = 3, seed 102 gives 0).
+ */
+export const RS01_GOALS = [3, 0];
+export const rs01Twin: Game<{ x: number; goal: number; level: number; end: number }> = {
+  id: 'rs01',
+  title: 'RS01 twin',
+  levels: 2,
+  tutorialLevels: 1,
+  actions: [3, 4, 5],
+  init: (level) => ({ x: 0, goal: -1, level, end: 0 }),
+  step(s, a: Action) {
+    if (a.id === GameAction.ACTION3) return { ...s, x: Math.max(0, s.x - 1) };
+    if (a.id === GameAction.ACTION4) return { ...s, x: Math.min(3, s.x + 1) };
+    if (s.goal < 0) return { ...s, goal: RS01_GOALS[s.level - 1] };
+    return { ...s, end: s.x === s.goal ? 1 : 2 };
+  },
+  status: (s) => (s.end === 1 ? 'won' : s.end === 2 ? 'lost' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.x, s.goal + 1, s.level, s.end),
+  decode: (b) => ({ x: b[0], goal: b[1] - 1, level: b[2], end: b[3] }),
+};
+
 /** clk1 in TypeScript: the display-to-grid mapping of a 10x8 camera at scale 6, button, bar, trap. */
 export const clk1Twin: Game<{ count: number; mark: number; lost: boolean }> = {
   id: 'clk1',

@@ -31,7 +31,9 @@ def watch_numpy_rng():
     glob = npr.mtrand._rand
     for name in dir(npr):
         fn = getattr(npr, name)
-        if getattr(fn, '__self__', None) is glob and name not in ('get_state', 'set_state', 'seed'):
+        # seed (a function of its own) and set_state too: a game that reseeds (per level, say) changes
+        # the state as a draw does.
+        if (getattr(fn, '__self__', None) is glob or name == 'seed') and name != 'get_state':
             setattr(npr, name, _watched(fn))
 
 
@@ -143,6 +145,9 @@ class Runtime:
             fd = base.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
         except BaseException as err:  # the game's own fault, not a load error: its levels start crashed
             raise StartError(L, game_error(err, L.file)) from None
+        # The global numpy RNG is part of the state: every step starts from the state's own (PROTOCOL.md),
+        # level 1's start from where the game's construction and RESET left it (a game may seed it there).
+        self.rng_start = np.random.get_state()
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress)
@@ -156,9 +161,7 @@ class Runtime:
         self.info['offered'] = self.offered
         self.info['actions'] = self.actions
         self.levels = self.info['levels']
-        # The global numpy RNG is part of the state: every step starts from the state's own (PROTOCOL.md).
-        np.random.seed(seed)
-        self.rng_start = np.random.get_state()
+        np.random.set_state(self.rng_start)
         self.global_at_start = True
         self.base_frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
         # A game that cannot be pickled travels as the action path from its level's start (PROTOCOL.md).
@@ -171,7 +174,6 @@ class Runtime:
             self.base = None
             self.pickling = False
             self.unpicklable = f'{type(err).__name__}: {err}'
-        self._inputs = {}
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
 
@@ -209,15 +211,12 @@ class Runtime:
         return [game, None, [], {'level': 1}]
 
     def action_input(self, code):
-        a = self._inputs.get(code)
-        if a is None:
-            if code < CLICK_BASE:
-                a = self.ActionInput(id=self.GameAction.from_id(code))
-            else:
-                cell = code - CLICK_BASE
-                a = self.ActionInput(id=self.GameAction.ACTION6, data={'x': cell % 64, 'y': cell // 64})
-            self._inputs[code] = a
-        return a
+        """A new ActionInput for every step, as the engine gets one for every request: a game may rewrite
+        its `data` (display to grid coordinates, say), and a shared one would carry that to the next step."""
+        if code < CLICK_BASE:
+            return self.ActionInput(id=self.GameAction.from_id(code))
+        cell = code - CLICK_BASE
+        return self.ActionInput(id=self.GameAction.ACTION6, data={'x': cell % 64, 'y': cell // 64})
 
     def step(self, live, code, limit=None):
         """Plays action `code` on live state [game, rng] in place; returns the engine's FrameDataRaw.
