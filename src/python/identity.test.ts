@@ -10,7 +10,8 @@ import { explore } from '../level.js';
 import { analyze } from '../analysis/index.js';
 import { parseAction } from '../engine/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, hasArc, rs01Twin } from '../../test/support/python.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, gn01Twin, hasArc, rs01Twin } from '../../test/support/python.js';
+import { NodeFlag } from '../graph/index.js';
 import { openPythonGame, type PythonGame } from './index.js';
 
 const opened: PythonGame[] = [];
@@ -59,6 +60,16 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
       expect([r.nodes, `${r.pWin.exact!.p}/${r.pWin.exact!.q}`, r.shortestWin!.actions]).toEqual([graph.nodeCount, `${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`, truth.shortestWin!.actions]);
       expect(r.python!.levelStart).toBe('played');
     }
+  });
+
+  it("walks a generator by where it is suspended and its local variables, and warns when a loop's iterator on its stack is out of sight (gn01)", async () => {
+    // Walked by its repr, every position of the wind was one: 4 states and P(win) 0.
+    const graph = bruteForceGraph(gn01Twin, 1);
+    const truth = analyze(graph);
+    const lost = [...graph.flags].filter((f) => f & NodeFlag.LOST).length;
+    expect(await level1(apart('gn01'))).toEqual({ nodes: graph.nodeCount, lost, p: `${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`, warning: null });
+    const looped = await explore(apart('gn01'), { level: 2, workers: 1 });
+    expect(looped.identityWarning?.message).toMatch(/^the state holds a generator \(looped\) suspended inside a for loop/);
   });
 
   it('hands the game a new ActionInput every step (ad01 turns the click into its half of the board in place)', async () => {

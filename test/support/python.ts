@@ -70,6 +70,25 @@ export const rs01Twin: Game<{ x: number; goal: number; level: number; end: numbe
   decode: (b) => ({ x: b[0], goal: b[1] - 1, level: b[2], end: b[3] }),
 };
 
+/**
+ * gn01 (test/fixtures/python/apart/gn01) in TypeScript: a move, then the wind's drift 0, 0, -1 by phase;
+ * left of 0 loses, 4 wins. `started`: a generator not yet started and one about to start the pattern
+ * again drift alike but are two states of the game (the walk sees where each is suspended).
+ */
+export const gn01Twin: Game<{ x: number; phase: number; started: boolean }> = {
+  id: 'gn01',
+  title: 'GN01 twin',
+  levels: 2,
+  tutorialLevels: 1,
+  actions: [3, 4],
+  init: () => ({ x: 1, phase: 0, started: false }),
+  step: (s, a: Action) => ({ x: s.x + (a.id === GameAction.ACTION4 ? 1 : -1) + [0, 0, -1][s.phase], phase: (s.phase + 1) % 3, started: true }),
+  status: (s) => (s.x < 0 ? 'lost' : s.x >= 4 ? 'won' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.x + 8, s.phase, s.started ? 1 : 0),
+  decode: (b) => ({ x: b[0] - 8, phase: b[1], started: b[2] === 1 }),
+};
+
 /** clk1 in TypeScript: the display-to-grid mapping of a 10x8 camera at scale 6, button, bar, trap. */
 export const clk1Twin: Game<{ count: number; mark: number; lost: boolean }> = {
   id: 'clk1',

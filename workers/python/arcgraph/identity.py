@@ -66,6 +66,20 @@ def _object_mode(t):
     return mode
 
 
+_SUSPENDED = (types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)
+_LOOPS = {}
+
+
+def _loops(code):
+    """The (start, end) offsets of a code object's for loops: suspended between them, a generator keeps
+    the loop's iterator on its stack."""
+    loops = _LOOPS.get(code)
+    if loops is None:
+        import dis
+        loops = _LOOPS[code] = [(i.offset, i.argval) for i in dis.get_instructions(code) if i.opname == 'FOR_ITER']
+    return loops
+
+
 def _address_regions():
     """The 2^40-byte regions this process's objects live in (its heap, its memory maps), each widened by
     two on either side: enough to hold every process's on this machine (address randomisation moves a
@@ -146,7 +160,7 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change')
+    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden')
 
     def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
@@ -157,6 +171,8 @@ class Walker:
         self.game_type = game_type
         self.level_type = level_type
         self.sprite_type = sprite_type
+        # A generator met suspended inside a loop: what it keeps on its stack is not walked (the explorer warns).
+        self.hidden = None
 
     def key_bytes(self, value):
         """A dict key or set member on its own (for sorting). Objects met inside it get back references
@@ -397,11 +413,30 @@ class Walker:
                 if type(r) is tuple:
                     r = tuple(list(x) if i in (3, 4) and x is not None else x for i, x in enumerate(r))
         except Exception:  # noqa: BLE001 - an object pickle refuses: its repr is all there is
+            if isinstance(v, _SUSPENDED):
+                self.walk_generator(v)
+                return
             self.out.append(b'?')
             self.walk(_HEX_ADDRESS.sub('0x?', repr(v)))
             return
         self.out.append(b'~')
         self.walk(r)
+
+    def walk_generator(self, g):
+        """A generator or coroutine: its code, the instruction it is suspended at, its local variables and
+        what it delegates to (`yield from`). A loop's iterator it is suspended in lives on its frame's
+        stack, which nothing shows: noted in `hidden`."""
+        code = getattr(g, 'gi_code', None) or getattr(g, 'cr_code', None) or g.ag_code
+        frame = getattr(g, 'gi_frame', None) or getattr(g, 'cr_frame', None) or getattr(g, 'ag_frame', None)
+        self.out.append(b'G' + code.co_qualname.encode() + b';')
+        if frame is None:
+            self.out.append(b'-')  # finished
+            return
+        self.out.append(b'%d;' % frame.f_lasti)
+        self.walk_dict(frame.f_locals)
+        self.walk(getattr(g, 'gi_yieldfrom', None) or getattr(g, 'cr_await', None))
+        if any(start < frame.f_lasti < end for start, end in _loops(code)):
+            self.hidden = code.co_qualname
 
     def walk_sprite(self, s):
         # The engine's Sprite: its fields in a fixed order (uuid names masked), pixels by value.
@@ -477,6 +512,8 @@ class Identity:
     def __init__(self, registry, game, mode='state', source=''):
         from arcengine import ARCBaseGame
         note_objects()
+        # The generator the last walk met suspended in a loop (Walker.hidden), for the explorer's check.
+        self.last_hidden = None
         self.shared = registry.ids
         self.mode = mode
         # Engine bookkeeping the game's own code reads is state of the game (IDENTITY.md): a move
@@ -497,6 +534,7 @@ class Identity:
         """The canonical walk of the game object (or of any value: objects in the shared registry by their key)."""
         w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change)
         w.walk(game)
+        self.last_hidden = w.hidden
         return b''.join(w.out)
 
     def walk_unshared(self, value):
