@@ -111,6 +111,17 @@ describe('the Python bridge on the fixture games', () => {
     expect(classes.python!.clicks!.split).toBe(0);
   });
 
+  it("steps the leftmost and rightmost cells of a class wider than a grid cell: a click-to-move game (cm01) gets all 4,096 cells' graph", async () => {
+    // The background's first and last cells both move the player right into the pit; its cells down
+    // the left side move it down. Sampled at its first and last cell alone, the class was one move: P(win) 1915594557908/43267571311053.
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'cm01'), { engine: FIXTURE_ENGINE });
+    const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'cm01'), { engine: FIXTURE_ENGINE, clicks: 'all' });
+    opened.push(game, all);
+    const classes = await explore(game, { level: 1, workers: 2 });
+    expect(shape(classes)).toEqual(shape(await explore(all, { level: 1, workers: 2 })));
+    expect(classes.python!.clicks!.split).toBeGreaterThan(0);
+  });
+
   it('gives the same graph at 1 and 2 workers and across runs', async () => {
     const a = await explore(open('clk1'), { level: 1, workers: 1 });
     const b = await explore(open('clk1'), { level: 1, workers: 2 });

@@ -23,7 +23,7 @@ export interface PythonGameOptions extends PythonSettings {
   identity?: IdentityMode;
   /** `classes` (default): one click per verified class of cells; `all`: all 4,096 cells (exact, slow). */
   clicks?: ClickMode;
-  /** Cells stepped, besides its first, to verify each click class of more than one cell (default 1). */
+  /** Pseudo-random cells stepped to verify each click class of more than one cell, counting its last (default 1); a class wider than a grid cell also steps its leftmost and rightmost. */
   verify?: number;
   /** A step running longer than this is stopped and reported (default 60 s). */
   stepSeconds?: number;

@@ -39,7 +39,9 @@ ${PYTHON_USAGE}
                      or frame (the frame alone: shows what frame-only hashing would merge)
   --clicks C         classes (default: one click per class of cells that show the same sprites
                      and what the camera's interfaces draw, each class verified by stepping its
-                     last cell; a probability over them is exact only if the partition is) or all
+                     last cell, and its leftmost and rightmost when it is wider than a grid cell,
+                     split cell by cell when they disagree; a probability over them is exact only
+                     if the partition is) or all
                      (every one of the 4,096 cells: exact, slow)
 ${START_USAGE}
 ${UNOFFERED_USAGE}

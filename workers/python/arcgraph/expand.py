@@ -67,6 +67,26 @@ def unoffered_acting(rt, snap, unoffered):
     return mask
 
 
+def samples(cells, count, verify, salt, scale):
+    """The cells of a class stepped besides its first (row-major: its topmost): its last (bottommost,
+    the farthest from the first); for a class wider than a grid cell (`scale` display cells) its
+    leftmost and rightmost too: a region the game reads the click's position in (a click-to-move game
+    steps toward it) behaves differently at its edges; then `verify` - 1 pseudo-random ones chosen by
+    `salt` (the state's bytes and the class)."""
+    if count < 2:
+        return []
+    out = [int(cells[-1])]
+    xs = cells % 64
+    left, right = int(xs.argmin()), int(xs.argmax())
+    if int(xs[right]) - int(xs[left]) >= scale:
+        for cell in (int(cells[left]), int(cells[right])):
+            if cell != int(cells[0]) and cell not in out:
+                out.append(cell)
+    for j in range(1, min(verify, count - 1)):
+        out.append(int(cells[1 + (salt + 104729 * j) % (count - 1)]))
+    return out
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -209,10 +229,11 @@ class Expander:
         self.identity_fault = {'state': s, 'action': code, 'message': message}
 
     def click_classes(self, snap, record, outcome_of, verify, stats):
-        """Steps one cell of each class, and up to `verify` more of each larger class; a class whose
+        """Steps one cell of each class, and more of each larger class (`samples`); a class whose
         samples disagree is split into all its cells. Returns the steps recorded."""
         rt = self.rt
         live = rt.restore(snap)
+        scale = live[0].camera._calculate_scale_and_offset()[0]
         classes = partition(live[0])
         taken = 0
         salt = zlib.crc32(snap)
@@ -221,10 +242,7 @@ class Expander:
             rep = outcome_of(code)
             stats['classes'] += 1
             agree = True
-            for j in range(min(verify, count - 1)):
-                # The class's last cell first (farthest from its first: where a position inside the
-                # class would matter most), then pseudo-random ones, chosen by the state's bytes.
-                cell = int(cells[-1]) if j == 0 else int(cells[1 + (salt + 7919 * k + 104729 * j) % (count - 1)])
+            for cell in samples(cells, count, verify, salt + 7919 * k, scale) if verify > 0 else ():
                 stats['samples'] += 1
                 if outcome_of(CLICK_BASE + cell)[2] != rep[2]:
                     agree = False
