@@ -2,3 +2,17 @@
 
 /** Bad input from the user (unknown game, invalid module...): reported as one line, exit code 2. */
 export class InputError extends Error {}
+
+/**
+ * A game whose own files are broken (its module throws on import, its metadata.json is missing or
+ * malformed): bad input for a command given that game (exit 2), that game's error in a sweep, which
+ * goes on with the others. `game` is the id the game goes by (its folder's or file's name).
+ */
+export class GameLoadError extends InputError {
+  constructor(
+    readonly game: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -6,7 +6,7 @@
 import { InputError } from '../errors.js';
 import { checkedBytes, checkedStatus, fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
 import { workerCount, type Watchdog } from '../parallel/index.js';
-import { arcGameById, arcGameFile, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
+import { arcGameById, arcGameFile, arcGameWithoutMetadata, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
 import { loadGame, suiteModule, type LoadedGame } from '../suite/index.js';
 import { expandBatch } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
@@ -35,6 +35,8 @@ export async function resolveGame(ref: string, python: PythonGameOptions & { arc
   if (suiteModule(ref)) return loadGame(ref);
   const file = arcGameFile(ref) ?? arcGameById(ref, python.arcGames);
   if (file) return openPythonGame(file, python);
+  // an ARC game without its metadata.json: say so, not what importing its folder as a module says
+  if (arcGameWithoutMetadata(ref)) return openPythonGame(ref, python);
   return loadGame(ref);
 }
 

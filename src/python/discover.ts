@@ -95,6 +95,26 @@ export function arcGameFile(ref: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The `<id>.py` of a reference shaped like an ARC game (an `<id>.py`, an `<id>/<version>/` folder
+ * holding it, or an `<id>/` folder with one version holding it) whose metadata.json is missing;
+ * undefined otherwise (an ARC game, or no ARC game at all).
+ */
+export function arcGameWithoutMetadata(ref: string): string | undefined {
+  if (arcGameFile(ref)) return undefined;
+  const path = resolve(ref);
+  const bare = (file: string): string | undefined => (isFile(file) && !isFile(join(dirname(file), 'metadata.json')) ? file : undefined);
+  if (path.endsWith('.py')) return bare(path);
+  if (!isDir(path)) return undefined;
+  const id = basename(path);
+  const candidates = [join(path, `${id}.py`), join(path, `${basename(dirname(path))}.py`), ...readdirSync(path).map((v) => join(path, v, `${id}.py`))];
+  return candidates.map(bare).find((f) => f !== undefined);
+}
+
+/** The one line saying that an ARC game's metadata.json is missing beside its `<id>.py`. */
+export const noMetadataMessage = (file: string): string =>
+  `${join(dirname(file), 'metadata.json')} is missing beside ${basename(file)}: an ARC game is its <id>.py beside its metadata.json (game_id, title, baseline_actions...)`;
+
 /** The games of an environment_files tree (`<id>/<version>/<id>.py`), one per id (its last version), sorted by id. */
 export function arcGamesIn(dir: string): string[] {
   const root = resolve(dir);

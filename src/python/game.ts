@@ -3,10 +3,11 @@
  * from the host's hello, the contract's functions as synchronous requests to a dedicated process
  * (for the sequential algorithms), and the heavy kernels (expand, walks, fuzz) on a pool of processes.
  */
+import { basename } from 'node:path';
 import { actionCode, type Action, type PlayerAction } from '../engine/index.js';
 import type { Frame, Game, SessionOptions, Status } from '../engine/index.js';
-import { InputError } from '../errors.js';
-import { arcGameFile, hostCommand, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
+import { GameLoadError, InputError } from '../errors.js';
+import { arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
 import { PythonPool } from './pool.js';
 import { PythonError } from './process.js';
 import type { Message } from './protocol.js';
@@ -279,13 +280,16 @@ function openError(err: unknown, options: PythonSettings, file: string): Error {
   if (!(err instanceof PythonError)) return err as Error;
   if (err.kind === 'no-python') return new InputError(noPythonMessage(options));
   if (err.kind === 'load' && err.message.startsWith('no-engine:')) return new InputError(noEngineMessage(options, err.message.slice('no-engine: '.length), file));
-  if (err.kind === 'load') return new InputError(err.message);
+  // the game's own files fail (its module on import, its metadata): that game's error in a sweep
+  if (err.kind === 'load') return new GameLoadError(basename(file).replace(/\.py$/, ''), err.message);
   return new InputError(`${file}: the Python host did not start: ${err.message}`);
 }
 
 /** Opens an ARC game folder or `<id>.py` (InputError when it is not one, or Python or the engine is missing). */
 export function openPythonGame(ref: string, options: PythonGameOptions = {}): PythonGame {
   const file = arcGameFile(ref);
+  const bare = file ? undefined : arcGameWithoutMetadata(ref);
+  if (bare) throw new GameLoadError(basename(bare).replace(/\.py$/, ''), noMetadataMessage(bare));
   if (!file) throw new InputError(`${ref} is not an ARC game (an <id>/<version>/ folder, or the <id>.py beside its metadata.json)`);
   return new PythonGame(file, options);
 }

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { InputError } from '../errors.js';
 import type { SweepReport } from '../report/index.js';
 import { PythonGame } from '../python/index.js';
-import { gameReport, Night, prepareSweep, type JobOutcome, type JobResult, type PlannedGame, type PlannedJob, type SweepEvent, type SweepOptions } from '../sweep/index.js';
+import { gameReport, isBroken, Night, prepareSweep, type JobOutcome, type JobResult, type PlannedGame, type PlannedJob, type SweepEvent, type SweepOptions } from '../sweep/index.js';
 import { collectQueue, connection, PREFIX, probe, WORK_QUEUE } from './connection.js';
 import { GAME_COLLECTOR, gameCollectorId, NIGHT_COLLECTOR, nightFlow, type CollectData, type WorkData } from './flow.js';
 import type { RedisTarget } from './url.js';
@@ -56,7 +56,7 @@ function bringHome(result: JobResult, from: string, out: string): string | null 
 export async function queueSweep(options: QueueSweepOptions): Promise<SweepReport> {
   const { refs, loaded, plan } = await prepareSweep(options);
   // the workers run the games: a real ARC game's Python processes here were only for planning
-  for (const l of loaded) if (l.game instanceof PythonGame) l.game.close();
+  for (const l of loaded) if (!isBroken(l) && l.game instanceof PythonGame) l.game.close();
   const emit = (event: QueueSweepEvent): void => options.onEvent?.(event);
   await probe(options.target);
   const conn = connection(options.target);

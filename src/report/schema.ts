@@ -399,7 +399,7 @@ const gameSchema = obj({
   title: str,
   source: str,
   contentHash: nullable(str),
-  levelCount: int({ min: 1 }),
+  levelCount: count,
   tutorialLevels: count,
   levels: arr(levelSchema),
   qualification: nullable(qualificationSchema),

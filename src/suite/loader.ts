@@ -5,7 +5,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SUITE } from '../../games/index.js';
 import { validateGame, type Game } from '../engine/index.js';
-import { InputError } from '../errors.js';
+import { GameLoadError, InputError } from '../errors.js';
 
 /** A game and the module it came from, so worker threads can load the same game. */
 export interface LoadedGame {
@@ -63,17 +63,19 @@ export async function loadGame(ref: string, version?: string): Promise<LoadedGam
   const module = suite ?? resolve(ref);
   if (!suite && !existsSync(module)) throw new InputError(`no such game module: ${ref}`);
   const runnable = version === undefined ? runnableModule(module) : freshModule(runnableModule(module), version);
+  // the module's own faults are the game's (a sweep reports them as its error and goes on)
+  const id = suite ? ref : basename(module).replace(/\.[cm]?[jt]s$/, '');
   let exports: Record<string, unknown>;
   try {
     exports = await importGame(runnable);
   } catch (err) {
-    throw new InputError(`cannot load game module ${ref}: ${(err as Error).message.split('\n')[0]}`);
+    throw new GameLoadError(id, `cannot load game module ${ref}: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
   }
-  if (exports.default === undefined) throw new InputError(`${ref} has no default export: export the game as default`);
+  if (exports.default === undefined) throw new GameLoadError(id, `${ref} has no default export: export the game as default`);
   try {
     return { game: validateGame(exports.default, ref), module: runnable };
   } catch (err) {
-    throw new InputError((err as Error).message);
+    throw new GameLoadError(id, (err as Error).message);
   }
 }
 

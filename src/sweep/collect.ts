@@ -40,10 +40,14 @@ export function gameReport(planned: PlannedGame, outcomes: ReadonlyMap<string, J
     const outcome = job && outcomes.get(job.id);
     return outcome && 'result' in outcome ? (outcome.result as T) : null;
   };
-  const errors = planned.jobs.flatMap((job) => {
-    const outcome = outcomes.get(job.id);
-    return outcome && 'error' in outcome ? [`${describe(job)}: ${outcome.error}`] : [];
-  });
+  const errors = [
+    // a game that could not be loaded has no jobs: its load error is its error
+    ...(planned.error !== undefined ? [planned.error] : []),
+    ...planned.jobs.flatMap((job) => {
+      const outcome = outcomes.get(job.id);
+      return outcome && 'error' in outcome ? [`${describe(job)}: ${outcome.error}`] : [];
+    }),
+  ];
   const q = result<QualifyJobResult>(planned.jobs.find((j) => j.stage === 'qualify'));
   const levels: LevelReport[] = [];
   let seconds = q?.ranOn.seconds ?? 0;

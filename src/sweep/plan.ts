@@ -69,6 +69,8 @@ export interface PlannedGame {
   jobs: PlannedJob[];
   /** The jobs no other job waits on: the game is collected when they have finished. */
   last: string[];
+  /** Why the game could not be loaded (its module or metadata is broken): it has no jobs, this is its error. */
+  error?: string;
 }
 
 export interface SweepPlan {
@@ -78,9 +80,17 @@ export interface SweepPlan {
   games: PlannedGame[];
 }
 
+/** A game of the night that could not be loaded: the id it goes by and why. */
+export interface BrokenGame {
+  id: string;
+  error: string;
+}
+
+export const isBroken = (l: LoadedGame | BrokenGame): l is BrokenGame => 'error' in l;
+
 export interface PlanGame {
   ref: string;
-  loaded: LoadedGame;
+  loaded: LoadedGame | BrokenGame;
   contentHash: string | null;
   /** The levels are chained (level k+1 starts where level k's shortest win leads). */
   chained?: boolean;
@@ -100,6 +110,7 @@ function stageInputs(stage: Stage, s: JobSettings): unknown {
 export function planSweep(games: readonly PlanGame[], settings: JobSettings): SweepPlan {
   // a game whose code could not be hashed gets ids of its own: nothing is taken for it from another night
   const planned = games.map(({ ref, loaded, contentHash, chained = false }): PlannedGame => {
+    if (isBroken(loaded)) return { ref, game: loaded.id, title: loaded.id.toUpperCase(), levelCount: 0, tutorialLevels: 0, contentHash: null, chained: false, jobs: [], last: [], error: loaded.error };
     const { game } = loaded;
     const version = contentHash ?? `unhashed-${randomUUID().slice(0, 8)}`;
     const source = suiteModule(ref) ? ref : loaded.module;
@@ -126,5 +137,5 @@ export function planSweep(games: readonly PlanGame[], settings: JobSettings): Sw
     else last.push(qualify.id);
     return { ref, game: game.id, title: game.title, levelCount: game.levels, tutorialLevels: game.tutorialLevels, contentHash, chained, jobs, last };
   });
-  return { key: digest(planned.flatMap((g) => g.jobs.map((j) => j.id))), settings, games: planned };
+  return { key: digest(planned.flatMap((g) => (g.error === undefined ? g.jobs.map((j) => j.id) : [`${g.game}.broken.${digest(g.error)}`]))), settings, games: planned };
 }

@@ -4,11 +4,12 @@
  * collected and published as soon as its jobs are done, so an interrupted sweep leaves complete
  * reports of the games it finished. `arcgraph sweep --queue` runs the same plan on BullMQ workers.
  */
+import { basename } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
-import { InputError } from '../errors.js';
+import { GameLoadError, InputError } from '../errors.js';
 import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
-import { arcGameFile, arcGamesIn, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
+import { arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
@@ -17,7 +18,7 @@ import { contentHash } from './hashes.js';
 import { gameReport, levelReport, type JobOutcome } from './collect.js';
 import { JobInterrupted, offThread, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
 import { Night, VERSION } from './night.js';
-import { planSweep, type PlannedGame, type PythonJobOptions, type SweepPlan } from './plan.js';
+import { isBroken, planSweep, type BrokenGame, type PlannedGame, type PythonJobOptions, type SweepPlan } from './plan.js';
 import { qualifyGame, type Qualifier } from './qualification.js';
 
 export type SweepEvent =
@@ -61,21 +62,48 @@ export interface SweepOptions {
 /**
  * Loads every game first, so a typo in --games is bad input before any work is done. A real ARC
  * game (an ARC folder, or an id of the ARC games folder) becomes a Python game with its file as
- * its module (its processes start now; the sweep closes them when its turn is over).
+ * its module (its processes start now; the sweep closes them when its turn is over). A game whose
+ * own files are broken (its module fails on import, its metadata.json is missing or malformed)
+ * is not bad input of the night: it comes back as a BrokenGame, that game's error, and the others
+ * are swept. `sources` says where each game is found again (an ARC game named by its id: its folder).
  */
-export async function loadAll(refs: readonly string[], arc: { arcGames?: string; python?: PythonGameOptions } = {}): Promise<LoadedGame[]> {
-  const loaded: LoadedGame[] = [];
-  const byId = (ref: string): string | undefined => (arc.arcGames !== undefined ? arcGamesIn(arc.arcGames).find((g) => g.split('/').at(-2) === ref) : undefined);
-  for (const ref of refs) {
-    const file = arcGameFile(ref) ?? (byId(ref) && arcGameFile(byId(ref)!));
-    if (file) {
-      const game = openPythonGame(file, arc.python);
-      loaded.push({ game, module: game.file });
-    } else loaded.push(await loadGame(ref));
+export async function loadAll(refs: readonly string[], arc: { arcGames?: string; python?: PythonGameOptions } = {}): Promise<(LoadedGame | BrokenGame)[]> {
+  return (await loadSources(refs, arc)).map((l) => l.loaded);
+}
+
+async function loadSources(refs: readonly string[], arc: { arcGames?: string; python?: PythonGameOptions }): Promise<{ loaded: LoadedGame | BrokenGame; source: string }[]> {
+  const loaded: { loaded: LoadedGame | BrokenGame; source: string }[] = [];
+  const byId = (ref: string): string | undefined => (arc.arcGames !== undefined && !/[\\/]/.test(ref) ? arcGamesIn(arc.arcGames).find((g) => g.split('/').at(-2) === ref) : undefined);
+  try {
+    for (const ref of refs) {
+      const folder = byId(ref);
+      const file = arcGameFile(ref) ?? (folder && arcGameFile(folder));
+      // an ARC game named by its id is found again (replay, the queue's workers) by its folder
+      const source = folder ?? ref;
+      try {
+        if (file) {
+          const game = openPythonGame(file, arc.python);
+          loaded.push({ loaded: { game, module: game.file }, source });
+        } else {
+          const bare = arcGameWithoutMetadata(folder ?? ref);
+          if (bare) throw new GameLoadError(basename(bare).replace(/\.py$/, ''), noMetadataMessage(bare));
+          loaded.push({ loaded: await loadGame(ref), source });
+        }
+      } catch (err) {
+        if (!(err instanceof GameLoadError)) throw err;
+        loaded.push({ loaded: { id: err.game, error: err.message }, source });
+      }
+    }
+  } catch (err) {
+    for (const l of loaded) if (!isBroken(l.loaded) && l.loaded.game instanceof PythonGame) l.loaded.game.close();
+    throw err;
   }
-  const ids = loaded.map((l) => l.game.id);
+  const ids = loaded.map((l) => (isBroken(l.loaded) ? l.loaded.id : l.loaded.game.id));
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (twice) throw new InputError(`game ${twice} is named twice`);
+  if (twice) {
+    for (const l of loaded) if (!isBroken(l.loaded) && l.loaded.game instanceof PythonGame) l.loaded.game.close();
+    throw new InputError(`game ${twice} is named twice`);
+  }
   return loaded;
 }
 
@@ -96,13 +124,16 @@ function pythonJobOptions(options: PythonGameOptions = {}): PythonJobOptions {
 }
 
 /** The games to sweep, loaded, and the night's plan. */
-export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels' | 'stepSeconds'>): Promise<{ refs: string[]; loaded: LoadedGame[]; plan: SweepPlan }> {
+export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels' | 'stepSeconds'>): Promise<{ refs: string[]; loaded: (LoadedGame | BrokenGame)[]; plan: SweepPlan }> {
   const refs = [...(options.games ?? (options.arcGames !== undefined ? arcGamesIn(options.arcGames) : suiteIds()))];
   if (refs.length === 0) throw new InputError(options.arcGames !== undefined ? `no ARC games in ${options.arcGames} (an environment_files tree: <id>/<version>/<id>.py)` : 'no games to sweep: the suite is empty and no --games were given');
-  const loaded = await loadAll(refs, options);
+  const sources = await loadSources(refs, options);
+  const loaded = sources.map((s) => s.loaded);
   const plan = planSweep(
     // A real ARC game's levels are chained: each starts where the previous level's shortest win leads.
-    loaded.map((l, i) => ({ ref: refs[i], loaded: l, contentHash: hashOffThread(l, options.stepSeconds), chained: options.chainLevels?.(l) ?? l.game instanceof PythonGame })),
+    sources.map(({ loaded: l, source }) =>
+      isBroken(l) ? { ref: source, loaded: l, contentHash: null } : { ref: source, loaded: l, contentHash: hashOffThread(l, options.stepSeconds), chained: options.chainLevels?.(l) ?? l.game instanceof PythonGame },
+    ),
     {
       budget: { ...(options.arcGames !== undefined && options.games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET), ...options.budget },
       policy: options.policy ?? 'available',
@@ -111,7 +142,7 @@ export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGam
       graphLimit: options.graphLimit ?? GRAPH_VIEW_LIMIT,
       version: VERSION,
       // what changes a real ARC game's results travels with its jobs; the interpreter and engine are each machine's own
-      ...(loaded.some((l) => l.game instanceof PythonGame) && { python: pythonJobOptions(options.python) }),
+      ...(loaded.some((l) => !isBroken(l) && l.game instanceof PythonGame) && { python: pythonJobOptions(options.python) }),
     },
   );
   return { refs, loaded, plan };
@@ -163,15 +194,17 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   try {
     for (const [i, planned] of plan.games.entries()) {
       if (options.signal?.aborted) break;
-      const game = await sweepGame(planned, loaded[i], ctx, night, options.onEvent);
+      const l = loaded[i];
+      // a game that could not be loaded is reported with its error at once
+      const game = isBroken(l) ? gameReport(planned, new Map(), night.previousLevel) : await sweepGame(planned, l, ctx, night, options.onEvent);
       // A real ARC game's Python processes end with its turn.
-      if (loaded[i].game instanceof PythonGame) (loaded[i].game as PythonGame).close();
+      if (!isBroken(l) && l.game instanceof PythonGame) l.game.close();
       if (!game) break;
       await night.addGame(game);
       options.onEvent?.({ kind: 'game', game, report: night.report });
     }
   } finally {
-    for (const l of loaded) if (l.game instanceof PythonGame) l.game.close();
+    for (const l of loaded) if (!isBroken(l) && l.game instanceof PythonGame) l.game.close();
     await night.close();
   }
   return night.report;

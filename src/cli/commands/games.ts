@@ -1,6 +1,6 @@
 import { ACTION_NAMES } from '../../engine/index.js';
 import type { Game } from '../../engine/index.js';
-import { InputError } from '../../errors.js';
+import { GameLoadError, InputError } from '../../errors.js';
 import { loadGame, suiteIds } from '../../suite/index.js';
 import { arcGamesIn, openPythonGame } from '../../python/index.js';
 import { parse, PYTHON_OPTIONS, pythonOptions } from '../args.js';
@@ -15,7 +15,9 @@ environment_files tree: id, title, levels, tutorial levels, actions.
   --python PATH    the Python interpreter of ARC games (default python3; the engine from its
                    packages or ARCGRAPH_ARC_ENGINE)
   --json           print a JSON array of {id, title, levels, tutorialLevels, actions} (ARC games
-                   add source and baselineActions)`;
+                   add source and baselineActions)
+An ARC game that cannot be loaded (its module fails on import, its metadata.json is missing or
+malformed) is named on stderr, one line each, after the others are listed; then the exit code is 1.`;
 
 /** What `games --json` prints for one game. */
 export interface GameSummary {
@@ -56,19 +58,30 @@ const command: Command = {
     }
     if (p.positionals.length > 0) throw new InputError(`takes no arguments, got ${p.positionals.join(' ')} (see arcgraph games --help)`);
     const summaries: GameSummary[] = [];
+    const broken: string[] = [];
     const python = pythonOptions(p.values);
     const dir = python.arcGames;
     if (dir !== undefined) {
       const folders = arcGamesIn(dir);
       if (folders.length === 0) throw new InputError(`no ARC games in ${dir} (an environment_files tree: <id>/<version>/<id>.py)`);
       for (const folder of folders) {
-        const game = openPythonGame(folder, python);
+        let game;
+        try {
+          game = openPythonGame(folder, python);
+        } catch (err) {
+          // a game whose own files are broken is named, one line, and the others are listed
+          if (!(err instanceof GameLoadError)) throw err;
+          broken.push(`arcgraph games: ${err.game} (${folder}) cannot be loaded: ${err.message}`);
+          continue;
+        }
         summaries.push({ ...summarize(game), source: folder, ...(game.baselineActions && { baselineActions: [...game.baselineActions] }) });
         game.close();
       }
     } else for (const id of suiteIds().sort()) summaries.push(summarize((await loadGame(id)).game));
-    console.log(p.values.json ? JSON.stringify(summaries) : gamesTable(summaries));
-    return 0;
+    // every game of the folder broken: their lines say it, not an empty suite's
+    if (p.values.json || summaries.length > 0 || broken.length === 0) console.log(p.values.json ? JSON.stringify(summaries) : gamesTable(summaries));
+    for (const line of broken) console.error(line);
+    return broken.length > 0 ? 1 : 0;
   },
 };
 

@@ -12,8 +12,8 @@ Prints the sweep history: one row per level per sweep, oldest first: when the sw
 arcgraph version, the game's content hash and the level's start-state hash (they change when the
 game or the level does), states, random-win probability (exact p/q or bounds), shortest solution,
 verdict, outcome, qualification findings, seconds and transitions per second. A game that stopped
-with an error before any level ran (its module failed to load...) has one row that night, with no
-level and the error as its outcome.
+with an error before any level ran (its module failed to load, its metadata.json is missing or
+malformed...) has one row that night, with no level and the error as its outcome.
   --game G         only this game id
   --level N        only this level
   --history FILE   the history file (default reports/${HISTORY_FILE})

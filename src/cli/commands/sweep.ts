@@ -58,7 +58,10 @@ Options:
                        folder, e.g. reports/history.sqlite); created when missing
   --no-history         keep no history
   --json               print the report as one JSON object
-Exit codes: 0 all levels pass (or are inconclusive), 1 a level or game fails, 2 bad input,
+A game whose own files are broken (its module fails on import, its metadata.json is missing or
+malformed) is that game's error in the reports and the history, and the other games are swept.
+Exit codes: 0 all levels pass (or are inconclusive), 1 a level or game fails (a broken game
+included), 2 bad input (an unknown game, no Python or engine),
 130 interrupted (Ctrl-C or SIGTERM: the reports hold the games finished before it and say
 "interrupted"; a second signal quits at once).`;
 

@@ -64,6 +64,37 @@ def patch_engine(base_class):
     base_class._arcgraph_patched = True
 
 
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# The fields of metadata.json arcgraph reads, each with what it must be (absent or null: not given).
+METADATA_FIELDS = {
+    'game_id': ('a string', lambda v: isinstance(v, str) and v != ''),
+    'title': ('a string', lambda v: isinstance(v, str)),
+    'baseline_actions': ('a list of non-negative integers', lambda v: isinstance(v, list) and all(_is_int(a) and a >= 0 for a in v)),
+    'tags': ('a list of strings', lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v)),
+    'default_fps': ('a positive number', lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0),
+}
+
+
+def read_metadata(path):
+    """metadata.json, its fields checked: one that has the wrong type is a LoadError naming it (not
+    read as something else: a game id 42, a title "['x']", baselines dropped)."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as err:
+        raise LoadError(f'{path} is not valid JSON: {err}') from err
+    if not isinstance(meta, dict):
+        raise LoadError(f'{path} holds a {type(meta).__name__}, not an object of fields (game_id, title, baseline_actions...)')
+    for field, (want, ok) in METADATA_FIELDS.items():
+        value = meta.get(field)
+        if value is not None and not ok(value):
+            raise LoadError(f'{path}: "{field}" is {json.dumps(value, separators=(",", ":"))[:60]}, not {want}')
+    return meta
+
+
 class Game:
     """The loaded game: module, class and metadata (levels, actions, baseline)."""
 
@@ -75,8 +106,7 @@ class Game:
         meta_path = os.path.join(folder, 'metadata.json')
         self.meta = {}
         if os.path.isfile(meta_path):
-            with open(meta_path, encoding='utf-8') as f:
-                self.meta = json.load(f)
+            self.meta = read_metadata(meta_path)
         stem = os.path.splitext(os.path.basename(self.file))[0]
         game_id = str(self.meta.get('game_id') or stem)
         # The full id (tu93-2b534c15) is what FrameData and recordings of the ARC API carry.
