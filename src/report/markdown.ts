@@ -1,4 +1,5 @@
 /** report.md: a heading, the regressions, and one summary table per game. */
+import { replayCommand } from './paths.js';
 import type { GameReport, SweepReport } from './schema.js';
 import { faultName, formatProfile, formatPythonRun, SUMMARY_HEADERS, summaryRows } from './summary.js';
 
@@ -53,7 +54,7 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   const q = game.qualification;
   if (q) {
     lines.push(`Qualification ${q.passed ? 'passed' : '**failed**'} (seed ${q.seed}, steps scale ${q.stepsScale}, ${q.seconds.toFixed(1)} s)${q.findings.length > 0 ? ':' : '.'}`);
-    for (const f of q.findings) lines.push(`- ${f.severity.toUpperCase()} ${f.regime} / ${f.check}, level ${f.level}: ${f.message}${f.reproduction ? ` (reproduce: \`${f.reproduction}\`)` : ''}`);
+    for (const f of q.findings) lines.push(`- ${f.severity.toUpperCase()} ${f.regime} / ${f.check}, level ${f.level}: ${f.message}${f.reproduction ? ` (reproduce: \`${replayCommand(f.reproduction, game.source)}\`)` : ''}`);
     lines.push('');
   }
   return lines;

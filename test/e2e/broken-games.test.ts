@@ -2,7 +2,8 @@
  * Games whose own files are broken (test/fixtures/python/broken: a SyntaxError, a missing import, no
  * metadata.json, metadata of wrong types; a JavaScript module that throws on import), through the
  * built CLI on the stand-in engine: one line and exit 2 for a command given such a game, that game's
- * error in a sweep (its report, its history row) while the good games are swept, exit 1.
+ * error in a sweep (its report, its history row) while the good games are swept, exit 1. And the
+ * replay command a sweep prints for an ARC game named by its id with --arc-games.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
@@ -115,5 +116,22 @@ describe('games whose own files are broken', () => {
       ['gen1', null],
       ['wty1', expect.stringMatching(/metadata\.json: "game_id" is 42, not a string$/)],
     ]);
+  });
+
+  it('prints a replay command that finds an ARC game the sweep named by its id (--games gen1 --arc-games DIR): its folder as --game', () => {
+    const games = tree();
+    const out = tempDir();
+    const r = cli(['sweep', '--games', 'gen1', '--arc-games', games, '--out', out, '--no-history', ...BUDGET, '--json']);
+    const report = JSON.parse(r.stdout) as Report;
+    const folder = join(games, 'gen1', 'v1');
+    expect(report.games[0].source).toBe(folder);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    const commands = [...md.matchAll(/reproduce: `(arcgraph replay [^`]+)`/g)].map((m) => m[1]);
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) expect(command).toMatch(new RegExp(` --game ${folder}$`));
+    expect(readFileSync(join(out, 'games', 'gen1', 'index.html'), 'utf8')).toContain(`--game ${folder}</code>`);
+    // the command as printed replays (no "unknown game 'gen1'")
+    const replay = cli(commands[0].split(' ').slice(1));
+    expect([replay.status, replay.stderr]).toEqual([0, '']);
   });
 });

@@ -1,6 +1,6 @@
 /** Parts several pages of the report site share: the summary table, the findings list, links to levels. */
 import { posix } from 'node:path';
-import { linkFrom, SITE } from '../paths.js';
+import { linkFrom, replayCommand, SITE } from '../paths.js';
 import type { GameReport, LevelReport, SweepReport } from '../schema.js';
 import { faultName, SUMMARY_HEADERS, summaryRows } from '../summary.js';
 import { esc } from './html.js';
@@ -43,8 +43,7 @@ export function summaryTable(from: string, r: SweepReport, rows: { game: GameRep
 export function reproduction(from: string, out: string, path: string, source: string): string {
   const inside = posix.relative(out.split('\\').join('/'), path.split('\\').join('/'));
   const link = inside.startsWith('..') || posix.isAbsolute(inside) ? `<code>${esc(path)}</code>` : `<a href="${esc(linkFrom(from, inside))}">${esc(posix.basename(path))}</a>`;
-  const gameArg = /[\\/]|\.[cm]?[jt]s$/.test(source) ? ` --game ${source}` : '';
-  return `${link} <code class="replay">arcgraph replay ${esc(path)}${esc(gameArg)}</code>`;
+  return `${link} <code class="replay">${esc(replayCommand(path, source))}</code>`;
 }
 
 /**
