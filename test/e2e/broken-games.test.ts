@@ -10,7 +10,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { start } from '../support/cli.js';
 import { FIXTURE_ENGINE, fixtureGame } from '../support/python.js';
+import { RedisServer } from '../support/redis.js';
 import { tempFolders } from '../support/temp.js';
 
 const cli = (args: string[]) =>
@@ -69,6 +71,28 @@ describe('games whose own files are broken', () => {
     expect(report.games.map((g) => g.game)).toEqual(['crdr', 'importthrows']);
     expect(report.games[0].levels.length).toBeGreaterThan(0);
     expect(report.games[1]).toMatchObject({ levels: [], outcome: 'fail', error: expect.stringMatching(/cannot load game module .*importthrows\.js: this game module throws on import/) });
+  });
+
+  it('a queued sweep plans a module that throws on import as that game’s error, and its workers sweep the others', async () => {
+    const redis = await RedisServer.start(tempDir());
+    const env = { ARCGRAPH_ARC_ENGINE: FIXTURE_ENGINE, ARCGRAPH_ARC_GAMES: '' };
+    const worker = start(['worker', '--queue', `${redis.url}/1`, '--workers', '1', '--step-timeout', '3'], env);
+    try {
+      await worker.waitFor(/waiting for jobs/);
+      const base = tempDir();
+      const games = `${join(PACKAGE_ROOT, 'dist/test/fixtures/corridor.js')},${join(PACKAGE_ROOT, 'dist/test/fixtures/faults/importthrows.js')}`;
+      const night = start(['sweep', '--queue', `${redis.url}/1`, '--games', games, '--budget', 'nodes=200,seconds=3,steps-scale=0.001,random-steps=100', '--no-history', '--out', join(base, 'night'), '--shared', join(base, 'jobs'), '--json'], env);
+      const r = await night.finished;
+      expect(r.code, r.stderr).toBe(1);
+      const report = JSON.parse(r.stdout) as Report;
+      expect(report.games.map((g) => [g.game, g.levels.length > 0, g.error])).toEqual([
+        ['crdr', true, null],
+        ['importthrows', false, expect.stringMatching(/cannot load game module .*importthrows\.js: this game module throws on import/)],
+      ]);
+    } finally {
+      worker.child.kill('SIGKILL');
+      await redis.stop();
+    }
   });
 
   it('says in one line that metadata.json is missing beside <id>.py (exit 2), and a sweep reports it as that game’s error', () => {
