@@ -24,19 +24,26 @@ export const DEFAULT_ARC_BUDGET: Readonly<Budget> = { nodes: 20_000, seconds: 6,
 
 const KEYS: Record<string, keyof Budget> = { nodes: 'nodes', seconds: 'seconds', 'steps-scale': 'stepsScale', 'random-steps': 'randomSteps' };
 
-/** Parses `nodes=N,seconds=S,steps-scale=X` (any subset, any order) over `base`. */
+/** The largest value of each: beyond any run (a year of seconds, 10^15 states or steps, a scale of a million). */
+const MAX: Record<keyof Budget, number> = { nodes: 1e15, seconds: 31_536_000, stepsScale: 1e6, randomSteps: 1e15 };
+
+/** Parses `nodes=N,seconds=S,steps-scale=X` (any subset, any order, each once) over `base`. */
 export function parseBudget(text: string, base: Readonly<Budget> = DEFAULT_BUDGET): Budget {
   const budget = { ...base };
+  const seen = new Set<keyof Budget>();
   for (const part of text.split(',')) {
     const [key, value, extra] = part.split('=');
     const field = KEYS[key?.trim() ?? ''];
     if (field === undefined || value === undefined || extra !== undefined) {
       throw new InputError(`--budget: expected key=value pairs among ${Object.keys(KEYS).join(', ')} (e.g. nodes=100000,seconds=30,steps-scale=0.1,random-steps=1000000), got '${part}'`);
     }
+    if (seen.has(field)) throw new InputError(`--budget: ${key.trim()} is given twice`);
+    seen.add(field);
     const n = Number(value);
     const integer = field === 'nodes' || field === 'randomSteps';
-    const ok = value.trim() !== '' && Number.isFinite(n) && (n > 0 || (field === 'randomSteps' && n === 0)) && (!integer || Number.isInteger(n));
-    if (!ok) throw new InputError(`--budget: ${key} must be ${field === 'randomSteps' ? 'a non-negative integer' : integer ? 'a positive integer' : 'a positive number'}, got '${value}'`);
+    // integers past 2^53 are not counted exactly (and no run gets near them: 1e15 states or steps)
+    const ok = value.trim() !== '' && Number.isFinite(n) && (n > 0 || (field === 'randomSteps' && n === 0)) && (!integer || Number.isSafeInteger(n)) && n <= MAX[field];
+    if (!ok) throw new InputError(`--budget: ${key} must be ${field === 'randomSteps' ? 'a non-negative integer' : integer ? 'a positive integer' : 'a positive number'} up to ${MAX[field]}, got '${value}'`);
     budget[field] = n;
   }
   return budget;

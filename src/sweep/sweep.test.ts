@@ -185,7 +185,7 @@ describe('parseBudget', () => {
   });
 
   it('rejects unknown keys, missing values and bad numbers', () => {
-    for (const bad of ['node=5', 'nodes', 'nodes=1.5', 'seconds=-1', 'steps-scale=x', 'nodes=5=6', '']) {
+    for (const bad of ['node=5', 'nodes', 'nodes=1.5', 'seconds=-1', 'steps-scale=x', 'nodes=5=6', '', 'nodes=1e99', 'random-steps=1e16', 'seconds=1e300', 'nodes=10,nodes=20']) {
       expect(() => parseBudget(bad), bad).toThrow(/--budget/);
     }
   });
