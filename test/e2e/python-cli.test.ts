@@ -55,6 +55,9 @@ describe('the command line on Python games', () => {
     // --max-memory bounds each Python process (a share of 1 GB): 2 GB of allocations are out of memory there, not a hang.
     const hog = cli(['explore', faultGame('die1'), '--level', '5', '--max-memory', '1', '--step-timeout', '3']);
     expect([hog.status, hog.stderr]).toEqual([1, expect.stringMatching(/^arcgraph explore: die1 level 5 ran out of memory after 3 actions from reset \[ACTION1, ACTION1, ACTION2\]: out of memory \(MemoryError\)/)]);
+    // qualify's fuzz names it as the random regimes do: out of memory, not an exception
+    const fuzzed = JSON.parse(cli(['qualify', faultGame('die1'), '--level', '5', '--max-memory', '1', '--steps-scale', '0.01', '--step-timeout', '3', '--json']).stdout) as { findings: { regime: string; check: string }[] };
+    expect(fuzzed.findings.map((f) => `${f.regime} ${f.check}`).sort()).toEqual(['fuzz out-of-memory', 'random2 out-of-memory']);
     const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyfaults-'));
     try {
       const sweep = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'faults'), '--out', out, '--no-history', '--budget', 'nodes=200,seconds=3,steps-scale=0.001,random-steps=200', '--max-memory', '1', '--step-timeout', '3', '--json']);

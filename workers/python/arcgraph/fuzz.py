@@ -92,6 +92,9 @@ def run_fuzz(rt, start, start_frame, level, seed, first_stream, steps, max_walk_
                     result['steps'] = used
                     result['timing'] = timing.report()
                     return result, samples
+                elif err.kind == 'memory':
+                    # as the TypeScript fuzz names a step that runs its thread out of memory
+                    note('out-of-memory', f'step ran out of memory: {err.describe()}', walk, n, code)
                 else:
                     note('exception', f'step threw: {err.describe()}', walk, n, code)
                 break
