@@ -72,6 +72,11 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     expect(looped.identityWarning?.message).toMatch(/^the state holds a generator \(looped\) suspended inside a for loop/);
   });
 
+  it("walks a dict in its insertion order, which the game may act on (do01: a queue of two tokens, its order the whole state)", async () => {
+    // Walked in key order, the two orders were one state: 2 states, P(win) 1 (the hand solve in do01.py gives 2/3).
+    expect(await level1(apart('do01'))).toEqual({ nodes: 4, lost: 1, p: '2/3', warning: null });
+  });
+
   it('hands the game a new ActionInput every step (ad01 turns the click into its half of the board in place)', async () => {
     // A shared one carried the rewritten x into the next step of that cell: 4 states, P(win) 0, and a warning blaming the game.
     expect(await level1(apart('ad01'))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });
@@ -94,12 +99,13 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
     expect(r.warning).toMatch(/^the step changed level 2 \(self\._levels\[1\]\) while not playing it: arcgraph shares/);
   });
 
-  it('gives dq01, ac01, cp01, bb01, ad01 and rs01 the same graphs on the real engine as on the stand-in', async () => {
+  it('gives dq01, ac01, cp01, bb01, ad01, do01 and rs01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });
     expect(await level1(apart('cp01', ARC_ENGINE))).toEqual({ nodes: 34, lost: 10, p: '8507/340603', warning: null });
     expect(await level1(apart('bb01', ARC_ENGINE))).toEqual({ nodes: 6, lost: 1, p: '1/5', warning: null });
     expect(await level1(apart('ad01', ARC_ENGINE))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });
+    expect(await level1(apart('do01', ARC_ENGINE))).toEqual({ nodes: 4, lost: 1, p: '2/3', warning: null });
     expect(await level1(apart('rs01', ARC_ENGINE))).toMatchObject({ p: '46/441' });
   });
 });

@@ -37,7 +37,7 @@ def masked_in_json(text):
     if not text.isascii():  # other digits are digits too (\d)
         return _MASKED_IN_JSON.search(text) is not None
     return _TEN_DIGITS.search(text) is not None or ('-' in text and _UUID_START.search(text) is not None)
-_JSON = json.JSONEncoder(sort_keys=True, separators=(',', ':'), ensure_ascii=False, check_circular=False)
+_JSON = json.JSONEncoder(sort_keys=False, separators=(',', ':'), ensure_ascii=False, check_circular=False)
 _LAYER = operator.attrgetter('layer')
 _SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
 
@@ -260,7 +260,7 @@ class Walker:
             self.walk_object(v, t)
 
     def json(self, v):
-        """Plain data (dicts, lists, tuples of strings, numbers, booleans, None) as sorted JSON text, in C:
+        """Plain data (dicts, lists, tuples of strings, numbers, booleans, None) as JSON text (dicts in insertion order), in C:
         the fast path of big tables. False when `v` holds anything else (or a masked value). Tried only
         on larger containers whose first item is plain data (a failed try costs more than it saves)."""
         if len(v) < 8:
@@ -280,19 +280,13 @@ class Walker:
         return True
 
     def walk_dict(self, d):
+        # In insertion order, which pickle keeps and a game may act on (the first of its pending events
+        # goes first): two dicts of equal content built in another order are two states.
         out = self.out
-        keyed = [(self.key_bytes(k), k) for k in d]
-        keyed.sort(key=lambda item: item[0])
-        # Keys with equal bytes (masked addresses, uuids) are ordered by their values' bytes, not by
-        # the keys themselves (which would put the process's memory layout into the identity).
-        for i in range(1, len(keyed)):
-            if keyed[i][0] == keyed[i - 1][0]:
-                keyed.sort(key=lambda item: (item[0], self.key_bytes(d[item[1]])))
-                break
-        out.append(b'<%d:' % len(keyed))
-        for kb, k in keyed:
-            out.append(kb)
-            self.walk(d[k])
+        out.append(b'<%d:' % len(d))
+        for k, v in d.items():
+            self.walk(k)
+            self.walk(v)
 
     def walk_array(self, a):
         out = self.out
