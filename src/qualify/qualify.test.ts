@@ -11,6 +11,7 @@ import type { Game } from '../engine/game.js';
 import { PACKAGE_ROOT, loadGame } from '../suite/loader.js';
 import { readRecording } from '../recording/read.js';
 import { replayRecording } from '../recording/replay.js';
+import { levelQualification } from '../sweep/qualification.js';
 import { qualify } from './qualify.js';
 import type { Finding, QualifyResult } from './types.js';
 
@@ -155,6 +156,38 @@ describe('qualify on a clean level', () => {
     // Each slowest step's actions replay from the level's reset state.
     const { game } = await loadGame(fixture('badframe'));
     for (const slow of profile.slowest) expect(() => slow.actions.reduce((s, a) => game.step(s, parseAction(a)), game.init(1))).not.toThrow();
+  });
+});
+
+describe('qualify interrupted', () => {
+  it('is never passed: the regime cut short is interrupted, those not run skipped', async () => {
+    // badframe level 1 passes in full (above); stopped after the fuzz's first task came back.
+    const stop = new AbortController();
+    const result = await qualify(fixture('badframe'), {
+      level: 1, stepsScale: 1, workers: 2, out: join(dir, 'interrupted'), signal: stop.signal,
+      onProgress: (p) => { if (p.regime === 'fuzz' && p.steps > 0) stop.abort(); },
+    });
+    expect(result.interrupted).toBe(true);
+    expect(result.passed).toBe(false);
+    expect(result.findings).toEqual([]);
+    const { regimes } = result.levels[0];
+    expect(regimes.fuzz.status).toBe('interrupted');
+    expect(regimes.fuzz.steps).toBeLessThan(1_000_000);
+    expect(regimes).toMatchObject({ random1: { status: 'skipped' }, random2: { status: 'skipped' }, playback: { status: 'skipped' } });
+    expect(levelQualification(result, 1)).toBe('interrupted');
+  });
+
+  it('marks a random regime stopped before its budget interrupted, not pass', async () => {
+    const stop = new AbortController();
+    const result = await qualify(fixture('badframe'), {
+      level: 1, stepsScale: 1, workers: 2, out: join(dir, 'interrupted-random'), signal: stop.signal,
+      onProgress: (p) => { if (p.regime === 'random1' && p.steps > 0) stop.abort(); },
+    });
+    expect(result.passed).toBe(false);
+    expect(result.levels[0].regimes.fuzz.status).toBe('pass');
+    expect(result.levels[0].regimes.random1.status).toBe('interrupted');
+    expect(result.levels[0].regimes.random1.steps).toBeLessThan(50_000);
+    expect(result.levels[0].regimes.random2!.status).toBe('skipped');
   });
 });
 

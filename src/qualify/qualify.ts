@@ -70,9 +70,11 @@ export async function qualify(source: GameSource, options: QualifyOptions = {}):
   }
   const { findings, out } = reproduced;
   const count = (regime: Regime, level: number): number => findings.filter((f) => f.regime === regime && f.level === level).length;
+  // An interrupted run qualifies nothing: its regimes did not play their steps.
+  const interrupted = options.signal?.aborted === true;
   const result: QualifyResult = {
     game: game.id,
-    passed: findings.every((f) => f.severity === 'warn'),
+    passed: !interrupted && findings.every((f) => f.severity === 'warn'),
     seed,
     stepsScale: scale,
     policy,
@@ -92,5 +94,6 @@ export async function qualify(source: GameSource, options: QualifyOptions = {}):
     seconds: elapsed(started),
   };
   if (out) result.out = out;
+  if (interrupted) result.interrupted = true;
   return result;
 }

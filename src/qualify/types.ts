@@ -6,7 +6,8 @@ import type { SearchLimits } from './shrink.js';
 export type Regime = 'random1' | 'random2' | 'fuzz' | 'playback';
 
 export interface RegimeOutcome {
-  status: 'pass' | 'fail' | 'warn' | 'skipped';
+  /** `interrupted`: Ctrl-C or SIGTERM stopped it before its steps were played (what ran found nothing). */
+  status: 'pass' | 'fail' | 'warn' | 'skipped' | 'interrupted';
   steps: number;
   wins?: number;
   findings: number;
@@ -52,7 +53,10 @@ export interface Finding {
 
 export interface QualifyResult {
   game: string;
+  /** Every regime ran in full and found nothing that fails (warnings allowed); never true when interrupted. */
   passed: boolean;
+  /** The signal stopped qualification: a partial result, not a qualification (`passed` is false). */
+  interrupted?: true;
   seed: number;
   stepsScale: number;
   policy: Policy;

@@ -276,7 +276,7 @@ export interface SweepReport {
 const count = int({ min: 0 });
 const probability = num({ min: 0, max: 1 });
 const outcome = oneOf('pass', 'fail', 'inconclusive', 'hang');
-const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped');
+const regimeStatus = oneOf('pass', 'fail', 'warn', 'skipped', 'interrupted');
 const actionPath = obj({ length: count, actions: arr(str) });
 const profileSchema = obj({
   actionsPerSecond: num({ min: 0 }),

@@ -254,6 +254,8 @@ async function qualifyJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
     }),
     ctx.signal,
   );
+  // A qualification the signal cut short is no result (its regimes did not play their steps): never a pass.
+  if (q.interrupted) throw new JobInterrupted();
   const levels = q.levels.map(({ level }) => ({
     level,
     status: levelQualification(q, level),

@@ -25,9 +25,9 @@ export type Qualifier = (source: LoadedGame, options: SweepQualifyOptions) => Pr
 /** The real qualification (loaded on demand: the sweep pays for its imports only when it runs). */
 export const qualifyGame: Qualifier = async (source, options) => (await import('../qualify/index.js')).qualify(source, options);
 
-const SEVERITY: Record<RegimeStatus, number> = { skipped: 0, pass: 1, warn: 2, fail: 3 };
+const SEVERITY: Record<RegimeStatus, number> = { skipped: 0, pass: 1, interrupted: 2, warn: 3, fail: 4 };
 
-/** A level's qualification: its worst regime (fail over warn over pass; skipped only if all were). */
+/** A level's qualification: its worst regime (fail over warn over interrupted over pass; skipped only if all were). */
 export function levelQualification(result: QualifyResult, level: number): RegimeStatus | null {
   const entry = result.levels.find((l) => l.level === level);
   if (!entry) return null;

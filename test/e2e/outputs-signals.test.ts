@@ -132,7 +132,15 @@ describe('SIGINT and SIGTERM alike', () => {
     expect(r.code).toBe(130);
     const q = JSON.parse(r.stdout);
     expect(q.interrupted).toBe(true);
+    // a partial run is no qualification: never passed, and the fuzz cut short says so (it used to say pass)
+    expect(q.passed).toBe(false);
+    expect(q.levels[0].regimes.fuzz.status).toBe('interrupted');
     expect(q.levels[0].regimes.random2.status).toBe('skipped');
+    const text = await interrupted(['qualify', 'bx19', '--level', '2', '--workers', '1', '--out', join(dir, 'qualify-out-text')], 'SIGINT', { afterMs: 3000 });
+    expect(text.code).toBe(130);
+    expect(text.stdout).toMatch(/^2 +skipped +skipped +interrupted \d/m);
+    expect(text.stdout.trimEnd()).toMatch(/PARTIAL: interrupted, not qualified$/);
+    expect(text.stdout).not.toMatch(/PASSED/);
   });
 
   it('sweep: SIGTERM after the first game finishes the reports as interrupted, exit 130', async () => {

@@ -31,7 +31,8 @@ ${STEP_USAGE}
   --json             print one JSON object
 ${PYTHON_USAGE}
 Ctrl-C (or SIGTERM) stops cleanly: the regimes stop, findings so far are reported (JSON:
-"interrupted": true); a second one quits at once.
+"interrupted": true and "passed": false; a regime cut short has status "interrupted", one not
+started "skipped"; the text ends "PARTIAL: interrupted, not qualified"); a second one quits at once.
 Exit codes: 0 passed (warnings allowed), 1 a regime failed, 2 bad input, 130 interrupted.`;
 
 const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 2 : 0)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(0)}k` : String(Math.round(n)));
@@ -61,7 +62,10 @@ export function describe(r: QualifyResult, title: string): string {
   }
   lines.push('', `speed: random2 ${fmt(r.speed.random2)} steps/s, fuzz ${fmt(r.speed.fuzz)} steps/s; ${r.seconds.toFixed(1)} s in all`);
   if (r.out) lines.push(`reproductions in ${r.out} (replay one with: arcgraph replay <file> --game <game>)`);
-  lines.push(r.passed ? `PASSED${r.findings.length ? ' with warnings' : ''}` : `FAILED: ${r.findings.filter((f) => f.severity === 'fail').length} finding(s)`);
+  const failing = r.findings.filter((f) => f.severity === 'fail').length;
+  // Interrupted: the regimes marked `interrupted` or `skipped` did not play their steps, so the game is not qualified.
+  if (r.interrupted) lines.push(`PARTIAL: interrupted, not qualified${failing ? ` (FAILED so far: ${failing} finding(s))` : ''}`);
+  else lines.push(r.passed ? `PASSED${r.findings.length ? ' with warnings' : ''}` : `FAILED: ${failing} finding(s)`);
   return lines.join('\n');
 }
 
@@ -129,7 +133,9 @@ const command: Command = {
       });
       shown.done();
       const interrupted = stop.interrupted;
-      console.log(v.json ? JSON.stringify(interrupted ? { ...r, interrupted } : r) : `${interrupted ? 'PARTIAL: interrupted\n' : ''}${describe(r, ref)}`);
+      // An interruption between the last regime and the result: still not a qualification.
+      const printed: QualifyResult = interrupted ? { ...r, passed: false, interrupted: true } : r;
+      console.log(v.json ? JSON.stringify(printed) : `${interrupted ? 'PARTIAL: interrupted\n' : ''}${describe(printed, ref)}`);
       if (interrupted) return INTERRUPTED;
       return r.passed ? 0 : 1;
     } finally {

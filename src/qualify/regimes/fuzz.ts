@@ -119,6 +119,8 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   };
   let next = 0;
   let done = 0;
+  /** Planned steps of the tasks whose results came back, by level. */
+  const finished = new Map<number, number>();
   try {
     while (next < tasks.length || inflight.size > 0) {
       while (next < tasks.length && inflight.size < 2 * ctx.workers && !options.signal?.aborted) launch(tasks[next++]);
@@ -165,6 +167,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
         level.slowest = level.slowest.sort((a, b) => b.seconds - a.seconds).slice(0, 5);
       }
       done += f.task.steps;
+      finished.set(f.task.level, (finished.get(f.task.level) ?? 0) + f.task.steps);
       options.onProgress?.({ regime: 'fuzz', level: f.task.level, steps: done, total, seconds: elapsed(started) });
     }
   } finally {
@@ -174,9 +177,13 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
   }
   const outcomes = new Map<number, RegimeOutcome>();
   let steps = 0;
+  // A level whose tasks did not all come back (the signal stopped launching them) was cut short.
+  const planned = new Map<number, number>();
+  for (const t of tasks) planned.set(t.level, (planned.get(t.level) ?? 0) + t.steps);
+  const cut = (l: number): boolean => options.signal?.aborted === true && (finished.get(l) ?? 0) < (planned.get(l) ?? 0);
   for (const [l, s] of perLevel) {
     steps += s.steps;
-    outcomes.set(l, { status: s.found.size > 0 ? 'fail' : 'pass', steps: s.steps, wins: s.wins, findings: s.found.size, seconds: s.seconds, profile: profileOf(s.timing, s.slowest.map((x) => ({ seconds: x.seconds, actions: walkActions(game, x.seed, x.stream, x.step + 1) }))) });
+    outcomes.set(l, { status: s.found.size > 0 ? 'fail' : cut(l) ? 'interrupted' : 'pass', steps: s.steps, wins: s.wins, findings: s.found.size, seconds: s.seconds, profile: profileOf(s.timing, s.slowest.map((x) => ({ seconds: x.seconds, actions: walkActions(game, x.seed, x.stream, x.step + 1) }))) });
   }
   return { levels: outcomes, hung, steps, seconds: elapsed(started) };
 }

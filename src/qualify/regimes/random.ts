@@ -23,7 +23,9 @@ export async function randomRegime(ctx: RegimeContext, regime: Regime, level: nu
       maxMemory: options.maxMemory,
       onProgress: (p) => options.onProgress?.({ regime, level, steps: p.steps, total: budget, seconds: p.seconds }),
     });
-    if (r.wins === 0) return { status: 'pass', steps: r.steps, wins: 0, findings: 0, seconds: elapsed(started) };
+    // Stopped by the signal before its budget was played: not a pass.
+    const cut = options.signal?.aborted === true && r.steps < budget && !r.starts;
+    if (r.wins === 0) return { status: cut ? 'interrupted' : 'pass', steps: r.steps, wins: 0, findings: 0, seconds: elapsed(started) };
     const episode = playEpisode(game, level, policy, seed, r.firstWin!, budget);
     const severity = tutorial ? 'warn' : 'fail';
     const rate = `${r.wins} of ${r.episodes} random attempts won level ${level} in ${r.steps} steps`;

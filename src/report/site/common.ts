@@ -5,7 +5,7 @@ import type { GameReport, LevelReport, SweepReport } from '../schema.js';
 import { faultName, SUMMARY_HEADERS, summaryRows } from '../summary.js';
 import { esc } from './html.js';
 
-const QUALIFICATION_CLASS: Record<string, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skipped: 'skipped' };
+const QUALIFICATION_CLASS: Record<string, string> = { pass: 'pass', fail: 'fail', warn: 'warn', skipped: 'skipped', interrupted: 'skipped' };
 
 export const levelLink = (from: string, game: string, level: number, text: string): string => `<a href="${esc(linkFrom(from, SITE.levelPage(game, level)))}">${esc(text)}</a>`;
 export const gameLink = (from: string, game: string, text = game): string => `<a href="${esc(linkFrom(from, SITE.gamePage(game)))}">${esc(text)}</a>`;
