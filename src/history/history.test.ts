@@ -34,6 +34,7 @@ describe('History', () => {
       outcome: ruin4.outcome,
       states: ruin4.explore!.nodes,
       startHash: ruin4.startHash,
+      gameHash: report.games[0].contentHash,
       shortestWin: ruin4.analysis!.shortestWin!.length,
       pWin: { lower: ruin4.analysis!.pWin.lower, upper: ruin4.analysis!.pWin.upper },
       crashed: false,

@@ -171,6 +171,7 @@ export class History {
       outcome: last.outcome,
       states: last.states,
       startHash: last.startHash,
+      gameHash: last.gameHash,
       shortestWin: last.shortest,
       pWin: last.pLower === null || last.pUpper === null ? null : { lower: last.pLower, upper: last.pUpper },
       crashed: last.verdict === 'crash',

@@ -41,6 +41,7 @@ describe('baseline comparison', () => {
           outcome: old.outcome,
           states: old.explore!.nodes,
           startHash: old.startHash,
+          gameHash: baseline.games[g].contentHash,
           shortestWin: old.analysis!.shortestWin!.length,
           pWin: { lower: old.analysis!.pWin.lower, upper: old.analysis!.pWin.upper },
           crashed: false,
@@ -90,6 +91,27 @@ describe('baseline comparison', () => {
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html.match(/<tr class="level-row regression"/g)).toHaveLength(6);
     expect(html.match(/<li class="regression-text">/g)).toHaveLength(7);
+  });
+
+  it('does not flag a solution lost only to the time budget on an unchanged level: a budget note instead; a changed level is still flagged', async () => {
+    // night 1: complete (3 steps right, 150 ms a step); night 2: the same game stopped by its time budget after the first layer
+    const first = await run(['faults/sluggish'], { budget: { seconds: 30 } });
+    const firstFile = join(first.out, 'report.json');
+    const before = await readBaseline(firstFile);
+    expect(before.games[0].levels[0]).toMatchObject({ explore: { fullyExplored: true }, analysis: { shortestWin: { length: 3 } } });
+    const { report } = await run(['faults/sluggish'], { budget: { seconds: 0.5 }, baseline: { path: firstFile, report: before } });
+    const level = report.games[0].levels[0];
+    expect(level.explore).toMatchObject({ fullyExplored: false, stopReason: 'max-seconds' });
+    expect(level.analysis!.shortestWin).toBeNull();
+    expect(keys(report)).toEqual([]);
+    expect(report.games[0].warnings).toEqual([expect.stringMatching(/^budget: slug level 1: the solution of 3 actions was not found again, the search stopped by its budget \(max-seconds\)/)]);
+    // the same partial graph against a night whose level started elsewhere: the level changed, a regression
+    expect(gameRegressions(report.games[0], { error: false, qualificationPassed: null }).map((r) => r.kind)).toEqual([]);
+    const again = { ...report.games[0], levels: [{ ...level, previous: { ...level.previous!, startHash: '0000000000000000' } }] };
+    expect(gameRegressions(again, { error: false, qualificationPassed: null }).map((r) => r.kind)).toEqual(['solution-lost']);
+    // and a complete graph without the win is one whatever the budget
+    const complete = { ...report.games[0], levels: [{ ...level, explore: { ...level.explore!, fullyExplored: true, stopReason: null } }] };
+    expect(gameRegressions(complete, { error: false, qualificationPassed: null }).map((r) => r.kind)).toEqual(['solution-lost']);
   });
 
   it('flags a solution that was found before and is not any more', async () => {

@@ -177,6 +177,8 @@ export interface PreviousLevel {
   states: number | null;
   /** Its start state's hash: a different one means the level itself changed. */
   startHash: string | null;
+  /** The game's content hash that run (absent in older reports). */
+  gameHash?: string | null;
   shortestWin: number | null;
   pWin: { lower: number; upper: number } | null;
   crashed: boolean;
@@ -386,10 +388,11 @@ const levelSchema = obj({
     outcome,
     states: nullable(count),
     startHash: nullable(str),
+    gameHash: nullable(str),
     shortestWin: nullable(count),
     pWin: nullable(obj({ lower: probability, upper: probability })),
     crashed: bool,
-  })),
+  }, { optional: ['gameHash'] })),
   ranOn: arr(ranOn),
   seconds: num({ min: 0 }),
 });

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gameRegressions, SCHEMA_VERSION, type GameReport, type PreviousLevel, type SweepReport } from '../report/index.js';
+import { budgetNotes, gameRegressions, SCHEMA_VERSION, type GameReport, type PreviousLevel, type SweepReport } from '../report/index.js';
 import { PACKAGE_ROOT } from '../suite/index.js';
 import { makeDir } from '../files.js';
 import type { SweepPlan } from './plan.js';
@@ -97,7 +97,10 @@ export class Night {
     const rank = (id: string): number => this.order.indexOf(id);
     const at = report.games.findIndex((g) => rank(g.game) > rank(game.game));
     report.games.splice(at < 0 ? report.games.length : at, 0, game);
-    report.regressions.push(...gameRegressions(game, this.publisher.previousGame(game.game)));
+    const before = this.publisher.previousGame(game.game);
+    report.regressions.push(...gameRegressions(game, before));
+    // a solution lost only to the search's budget on an unchanged level: a note, not a regression
+    game.warnings.push(...budgetNotes(game, before));
     report.regressions.sort((a, b) => rank(a.game) - rank(b.game));
     this.done = this.complete;
     await this.save(this.done ? 'complete' : 'running', this.done);
