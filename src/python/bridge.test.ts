@@ -7,12 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { analyze } from '../analysis/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, SLOW_GAME } from '../../test/support/python.js';
+import { clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, hostPids, SLOW_GAME } from '../../test/support/python.js';
 import { engineNear, hostCommand } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
@@ -276,6 +276,21 @@ describe('the Python bridge on the fixture games', () => {
     expect(err.reason).toMatch(/^out of memory \(MemoryError\)/);
     expect(err.kind).toBe('out-of-memory');
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
+  });
+
+  it('never keeps a process a game ran out of memory: it ends, and the next work gets a fresh one', async () => {
+    const game = open('bad1', { memoryMb: 1000 });
+    // the synchronous host only (the pool starts its processes on first use)
+    const before = hostPids('bad1', '1000');
+    expect(before.length).toBeGreaterThan(0);
+    const err = (await exploreGraph(game, { level: 4, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(err.kind).toBe('out-of-memory');
+    // the pool's process that ran out of memory is gone (it used to stay, bloated, until the game closed)
+    await vi.waitFor(() => expect(hostPids('bad1', '1000')).toEqual(before), { timeout: 5_000 });
+    // and the game still works: level 1 in a new process
+    const fresh = await exploreGraph(game, { level: 1, workers: 1 }).catch((e: unknown) => e);
+    expect(fresh).toBeInstanceOf(GameCrash);
+    expect((fresh as GameCrash).kind).toBe('crash');
   });
 
   it('names a step that ends its process as a crash with its actions: sys.exit and KeyboardInterrupt caught, os._exit by the heartbeat', async () => {

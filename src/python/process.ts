@@ -185,9 +185,20 @@ export class PythonProcess {
     return this.child.pid;
   }
 
-  /** False once it exited, or was killed or closed (a pool then starts another). */
+  /**
+   * Set when a reply says a game ran the process out of memory: its heap stays bloated (hundreds of
+   * MB), so it takes no more work and ends once its requests are answered.
+   */
+  private spent = false;
+
+  /** False once it exited, or was killed or closed, or a game ran it out of memory (a pool then starts another). */
   get alive(): boolean {
-    return this.exited === undefined && !this.ending;
+    return this.exited === undefined && !this.ending && !this.spent;
+  }
+
+  /** A game ran it out of memory: it is ended once idle. */
+  get outOfMemory(): boolean {
+    return this.spent;
   }
 
   /** Requests in flight. */
@@ -208,7 +219,8 @@ export class PythonProcess {
    * other way), so work nobody will read does not hold the process, or Node, for minutes.
    */
   request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0, abandon?: AbortSignal): Promise<Message> {
-    if (!this.alive) return Promise.reject(new PythonError('died', `the Python process ${this.exited ?? 'was stopped'}${this.lastError()}`));
+    // (one out of memory still answers what the pool gave it before: it ends once idle)
+    if (this.exited !== undefined || this.ending) return Promise.reject(new PythonError('died', `the Python process ${this.exited ?? 'was stopped'}${this.lastError()}`));
     const id = this.nextId++;
     const op = String(header.op);
     if (abandon?.aborted) return Promise.reject(new PythonError('abandoned', `the '${op}' request was abandoned before it was sent`));
@@ -245,7 +257,7 @@ export class PythonProcess {
     if (!hb || this.watchdog) return;
     hb.restart(performance.now());
     this.watchdog = setInterval(() => {
-      if (!this.alive) return;
+      if (this.exited !== undefined || this.ending) return;
       const beat = hb.check(this.command.stallMs, performance.now());
       if (!beat.stalled) return;
       this.kill();
@@ -289,7 +301,7 @@ export class PythonProcess {
    * would otherwise keep Node running for minutes after the result is out).
    */
   close(): void {
-    if (!this.alive) return;
+    if (this.exited !== undefined || this.ending) return;
     if (this.pending.size > 0) return this.kill();
     this.ending = true;
     this.child.stdin!.end();
@@ -306,9 +318,12 @@ export class PythonProcess {
     }
     this.pending.delete(id);
     if (entry.timer) clearTimeout(entry.timer);
+    if (m.header.outOfMemory === true) this.spent = true;
     if (this.pending.size === 0) {
       this.unwatch();
       this.idle();
+      // never kept: a game's memory fault left it bloated
+      if (this.spent) this.close();
     }
     if (m.header.ok === false) {
       const error = (m.header.error ?? {}) as Record<string, unknown>;

@@ -39,6 +39,11 @@ export interface WorkerOptions {
   stepSeconds?: number;
   /** Memory budget in GB of each job: worker threads get an equal share of heap. */
   maxMemory?: number;
+  /**
+   * Seconds a real ARC game's Python processes are kept once none of its jobs runs here (default
+   * 5): the next job of the game (its next level) reuses them; an idle worker holds none.
+   */
+  idleSeconds?: number;
   onEvent?: (event: WorkerEvent) => void;
 }
 
@@ -75,7 +80,20 @@ interface Copy {
   loaded: LoadedGame;
   hash: string | null;
   code: string | null;
+  /** Jobs running on it now. */
+  active: number;
+  /** Set while it is idle: closes its Python processes when it fires. */
+  idle?: NodeJS.Timeout;
 }
+
+/** A game lent to a job: `release` when the job is over. */
+export interface Lease {
+  loaded: LoadedGame;
+  release(): void;
+}
+
+/** Default seconds a game's Python processes outlive its last job here. */
+export const GAME_IDLE_SECONDS = 5;
 
 /**
  * The games this process has loaded, checked against the version the sweep planned. A real ARC game
@@ -85,10 +103,13 @@ interface Copy {
  */
 class Games {
   private readonly loaded = new Map<string, Promise<Copy>>();
-  /** Copies replaced by a fresher one: their Python processes may still run a job, so they end at close. */
-  private readonly retired: Promise<Copy>[] = [];
+  /** Copies replaced by a fresher one: their Python processes may still run a job, so they end with its last job (or at close). */
+  private readonly retired = new Set<Promise<Copy>>();
 
-  constructor(private readonly python: PythonSettings & { stepSeconds?: number; memoryMb?: number } = {}) {}
+  constructor(
+    private readonly python: PythonSettings & { stepSeconds?: number; memoryMb?: number } = {},
+    private readonly idleMs = GAME_IDLE_SECONDS * 1000,
+  ) {}
 
   private load(job: PlannedJob, code?: string): Promise<LoadedGame> {
     if (!arcGameFile(job.source)) return loadGame(job.source, code);
@@ -101,46 +122,91 @@ class Games {
       // the digest read before the import: a fresh import is named by it
       const code = fresh ? codeHash(job.source) : null;
       const loaded = await this.load(job, fresh ? (code ?? undefined) : undefined);
-      return { loaded, hash: hashOffThread(loaded, this.python.stepSeconds), code: code ?? codeHash(loaded.module) };
+      return { loaded, hash: hashOffThread(loaded, this.python.stepSeconds), code: code ?? codeHash(loaded.module), active: 0 };
     })();
     this.loaded.set(key, entry);
     entry.catch(() => this.loaded.get(key) === entry && this.loaded.delete(key));
     return entry;
   }
 
-  async get(job: PlannedJob): Promise<LoadedGame> {
+  async get(job: PlannedJob): Promise<Lease> {
     // a game loaded with other Python options (another night's) is another game
     const key = `${job.source}\n${JSON.stringify(job.settings.python ?? null)}`;
     const cached = this.loaded.get(key);
-    let copy = await (cached ?? this.open(key, job, false));
+    let entry = cached ?? this.open(key, job, false);
+    let copy = await entry;
     if (copy.hash !== job.contentHash && cached) {
       // loaded before its files changed? (a game folder's index.js brings its folder's files afresh too)
-      const now = this.loaded.get(key)!;
-      if (now !== cached) copy = await now;
+      const now = this.loaded.get(key);
+      if (now && now !== cached) copy = await (entry = now);
       else if (codeHash(copy.loaded.module) !== copy.code) {
-        this.retired.push(cached);
-        copy = await this.open(key, job, true);
+        this.retire(key, cached);
+        copy = await (entry = this.open(key, job, true));
       }
     }
     // another version of the game would give other numbers under the same job id
     if (copy.hash !== job.contentHash) throw new Error(`this worker's copy of ${job.game} (${job.source}) has content hash ${copy.hash ?? 'none'}, the sweep planned ${job.contentHash ?? 'none'}`);
-    return copy.loaded;
+    copy.active++;
+    clearTimeout(copy.idle);
+    copy.idle = undefined;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      if (--copy.active > 0) return;
+      const idle = (): void => {
+        copy.idle = undefined;
+        if (copy.active > 0) return;
+        if (this.loaded.get(key) === entry) this.loaded.delete(key);
+        this.retired.delete(entry);
+        shut(copy);
+      };
+      // a copy replaced meanwhile ends with its last job; the current one after a while without jobs
+      if (this.loaded.get(key) !== entry || !(copy.loaded.game instanceof PythonGame)) {
+        if (this.loaded.get(key) !== entry) idle();
+        return;
+      }
+      copy.idle = setTimeout(idle, this.idleMs);
+      copy.idle.unref();
+    };
+    return { loaded: copy.loaded, release };
+  }
+
+  /** Takes a copy out of use (its file changed): it ends once no job runs on it. */
+  private retire(key: string, entry: Promise<Copy>): void {
+    if (this.loaded.get(key) === entry) this.loaded.delete(key);
+    this.retired.add(entry);
+    entry.then((copy) => {
+      if (copy.active === 0) {
+        this.retired.delete(entry);
+        shut(copy);
+      }
+    }, () => this.retired.delete(entry));
   }
 
   /** Ends the Python processes of the real ARC games loaded. */
   async close(): Promise<void> {
     for (const entry of [...this.loaded.values(), ...this.retired]) {
-      const { loaded } = await entry.catch(() => ({ loaded: null }));
-      if (loaded?.game instanceof PythonGame) loaded.game.close();
+      const copy = await entry.catch(() => null);
+      if (copy) shut(copy);
     }
+    this.loaded.clear();
+    this.retired.clear();
   }
+}
+
+/** Ends a copy's Python processes (a JavaScript game runs in the shared thread pools: nothing to end). */
+function shut(copy: Copy): void {
+  clearTimeout(copy.idle);
+  copy.idle = undefined;
+  if (copy.loaded.game instanceof PythonGame) copy.loaded.game.close();
 }
 
 export function startWorker(options: WorkerOptions): RunningWorker {
   const name = thisWorker();
   // this worker's --step-timeout is a Python game's step alarm too (else the night's, from the job)
   // Each Python process of a job gets a worker thread's share of this machine's budget (as the job's threads do).
-  const games = new Games({ ...(options.stepSeconds !== undefined && { stepSeconds: options.stepSeconds }), memoryMb: workerHeapMb(options.workers, options.maxMemory), ...options.python });
+  const games = new Games({ ...(options.stepSeconds !== undefined && { stepSeconds: options.stepSeconds }), memoryMb: workerHeapMb(options.workers, options.maxMemory), ...options.python }, (options.idleSeconds ?? GAME_IDLE_SECONDS) * 1000);
   const summary: WorkerSummary = { worker: name, done: 0, failed: 0, returned: 0, takenBack: 0 };
   const returning = new AbortController();
   const emit = (event: WorkerEvent): void => options.onEvent?.(event);
@@ -184,7 +250,14 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     try {
       // its inputs first: a job whose input failed fails for good at once, before its game is loaded (a load that fails is retried)
       const given = await inputs(job);
-      const result = await runJob(job, await games.get(job), given, { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory });
+      const lease = await games.get(job);
+      let result: JobResult;
+      try {
+        result = await runJob(job, lease.loaded, given, { workers: options.workers, dir, qualifier: options.qualifier ?? qualifyGame, worker: name, signal: stop, onProgress, stepSeconds: options.stepSeconds, maxMemory: options.maxMemory });
+      } finally {
+        // the game's Python processes end once no job of it has run here for a while
+        lease.release();
+      }
       // Frozen past its lock (a stopped process, a paused machine), this worker was taken for dead and
       // the job put back for another: that worker's result is the one kept (extendLock fails on a lock
       // not ours, or lapsed; BullMQ would refuse to complete the job on it all the same).

@@ -10,7 +10,7 @@ import { connection, parseRedisUrl, PREFIX, queueSweep, startWorker, WORK_QUEUE,
 import { sweep } from '../../src/sweep/index.js';
 import { RedisServer } from '../support/redis.js';
 import { comparable, stubQualifier } from '../support/sweep.js';
-import { FIXTURE_ENGINE } from '../support/python.js';
+import { FIXTURE_ENGINE, hostPids } from '../support/python.js';
 import { tempFolders } from '../support/temp.js';
 
 const fixture = (name: string): string => join(__dirname, '../fixtures', `${name}.ts`);
@@ -75,5 +75,29 @@ describe('chained levels through the queue', () => {
     const localOut = join(base, 'local');
     const local = await sweep({ ...options, out: localOut, workers: 1 });
     expect(comparable(report, out)).toEqual(comparable(local, localOut));
+  });
+
+  it('ends a Python game’s processes once no job of it has run for a while: an idle worker holds none', async () => {
+    const target = parseRedisUrl(redis.url);
+    // its processes run under this worker's heap share (2 GB over 1 thread + 1: --memory-mb 1024), which tells them from the producer's
+    const mine = (): number[] => hostPids('hid1', '--memory-mb', '1024');
+    let seen = 0;
+    const onEvent = (e: WorkerEvent): void => {
+      if (e.kind === 'done') seen = Math.max(seen, mine().length);
+    };
+    const worker = startWorker({ target, workers: 1, concurrency: 1, maxMemory: 2, idleSeconds: 0.5, python: { engine: FIXTURE_ENGINE }, onEvent });
+    await worker.ready;
+    const base = tempDir();
+    const options = { arcGames: join(FIXTURE_ENGINE, 'games'), games: ['hid1'], python: { engine: FIXTURE_ENGINE }, budget: { nodes: 1000, seconds: 20, stepsScale: 0.002, randomSteps: 2000 } };
+    const report = await queueSweep({ ...options, target, shared: join(base, 'jobs'), out: join(base, 'night') });
+    expect(report.games.map((g) => [g.game, g.error])).toEqual([['hid1', null]]);
+    // the jobs ran in processes of this worker
+    expect(seen).toBeGreaterThan(0);
+    try {
+      // the worker is still running, idle: it used to keep every game's processes until it stopped
+      await vi.waitFor(() => expect(mine()).toEqual([]), { timeout: 10_000, interval: 100 });
+    } finally {
+      await worker.stop('finish');
+    }
   });
 });

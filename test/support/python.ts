@@ -3,7 +3,7 @@
  * the fixture games (a second implementation, so the bridge's graphs are checked against graphs
  * built another way by bruteForceGraph).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GameAction, type Action, type Game } from '../../src/engine/index.js';
@@ -21,6 +21,28 @@ export const faultGame = (id: string): string => join(FIXTURE_ENGINE, 'faults', 
 export const ARC_ENGINE = process.env.ARCGRAPH_ARC_ENGINE || resolve(ROOT, '..', 'shared', 'arc');
 export const ARC_GAMES = process.env.ARCGRAPH_ARC_GAMES || join(ARC_ENGINE, 'environment_files');
 export const hasArc = existsSync(join(ARC_ENGINE, 'arcengine', '__init__.py')) && existsSync(ARC_GAMES);
+
+/**
+ * The Python host processes this Node process started for a game (its children running
+ * arcgraph_host.py with `game` in their arguments, and each of `args` as an argument), alive
+ * (zombies left out), by pid.
+ */
+export function hostPids(game: string, ...args: string[]): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) !== process.pid || state === 'Z') continue;
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => a.endsWith('arcgraph_host.py')) && argv.some((a) => a.includes(game)) && args.every((a) => argv.includes(a))) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids.sort((a, b) => a - b);
+}
 
 const blank = (): Uint8Array => new Uint8Array(4096);
 

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arcgraph import framing  # noqa: E402
 from arcgraph.host import BrokenHost, Host  # noqa: E402
 from arcgraph.loader import LoadError  # noqa: E402
-from arcgraph.runtime import StartError  # noqa: E402
+from arcgraph.runtime import MEMORY_HIT, StartError  # noqa: E402
 
 
 def write_all(data):
@@ -60,6 +60,8 @@ def main():
             return 0
         header, blobs = frame
         reply, out = host.handle(header, blobs)
+        if MEMORY_HIT[0]:
+            reply['outOfMemory'] = True
         write_all(framing.encode(reply, out))
 
 

@@ -9,7 +9,7 @@ from array import array
 from .expand import Expander, unoffered_acting
 from .levels import level_start
 from .rng import Rng, draw_action
-from .runtime import LOST, PLAYING, GameError, Runtime, settled
+from .runtime import LOST, MEMORY_HIT, PLAYING, GameError, Runtime, settled
 from .session import Session
 from .walks import Timing, code_of, run_walks
 
@@ -110,6 +110,7 @@ class Host:
         except GameError as err:
             return {'id': rid, 'ok': False, 'error': {'kind': err.kind, 'message': err.describe()}}, []
         except MemoryError:
+            MEMORY_HIT[0] = True
             return {'id': rid, 'ok': False, 'error': {'kind': 'memory', 'message': 'out of memory (MemoryError)'}}, []
         except Exception as err:  # noqa: BLE001 - the Node side reports it
             tb = traceback.extract_tb(err.__traceback__)

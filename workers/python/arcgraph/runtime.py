@@ -82,11 +82,17 @@ def _on_sigint(signum, frame):
     os.kill(os.getpid(), signal.SIGINT)
 
 
+# Set once a game ran this process out of memory: its heap stays bloated (CPython keeps what it
+# took), so every reply from then on says so and the Node side ends the process once it is idle.
+MEMORY_HIT = [False]
+
+
 def game_error(err, game_file, seconds=0):
     """A GameError for an exception a game step raised."""
     if isinstance(err, StepTimeout):
         return GameError('timeout', f'a step did not return within {seconds:g} s (stopped by its alarm)', _last_frame(err, game_file))
     if isinstance(err, MemoryError):
+        MEMORY_HIT[0] = True
         return GameError('memory', 'out of memory (MemoryError)', _last_frame(err, game_file))
     if isinstance(err, SystemExit):
         code = err.code if err.code is None or isinstance(err.code, int) else repr(err.code)
