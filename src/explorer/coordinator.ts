@@ -106,6 +106,12 @@ export interface ExploreResult extends GraphMeasures {
    * numbers cannot be trusted. The actions reach the state from reset; the last one is the step.
    */
   identityWarning: { message: string; actions: string[] } | null;
+  /**
+   * The search stopped (a limit, its time, Ctrl-C) while a game step had been running for a while
+   * (past half the step limit, or a second): the actions from reset to it (its last action is the
+   * step) and how long it had run. A hang a time budget would otherwise hide. Absent when none.
+   */
+  stuckStep?: { actions: string[]; seconds: number; message: string };
 }
 
 /** How a game failed: a step threw, a step never returned, a worker ran out of memory. */
@@ -249,6 +255,9 @@ class Coordinator {
   private handedOut = 0;
   private stopReason: StopReason | null = null;
   private identityWarning: ExploreResult['identityWarning'] = null;
+  private stuckStep: ExploreResult['stuckStep'];
+  /** Batches launched and not merged yet, by their states' bytes (as an expander names them). */
+  private readonly unmerged = new Map<Uint8Array, Batch>();
   private lastProgress = 0;
   /** The table must grow before more is claimed: nothing is dispatched until it has. */
   private growNeeded = false;
@@ -428,6 +437,7 @@ class Coordinator {
   private launch(ids: Int32Array, states: Uint8Array, ends: Uint32Array, first = false): void {
     const { opened, expander } = this;
     const batch: Batch = { ids, states, ends };
+    this.unmerged.set(states, batch);
     this.handedOut += ids.length;
     // The first states' every transition has its identity checked (a fault at reset is seen at once).
     let checkFirst = 0;
@@ -501,6 +511,7 @@ class Coordinator {
       clearTimeout(timer);
       this.options.signal?.removeEventListener('abort', wake);
       this.schedule.stop();
+      if (inflight.running > 0 && this.stopReason !== null) await this.noteStuckStep();
       // Batches still in flight finish on the shared pool unused; one stuck is stopped.
       if (inflight.running > 0) {
         this.watchdog.stop();
@@ -509,6 +520,33 @@ class Coordinator {
       // The table is of no more use to the workers: their hold on it must not last through the analysis.
       if (this.claimInWorkers) this.expander.collect?.();
     }
+  }
+
+  /**
+   * The search stopped with batches running: a step that has run past half the step limit (or a
+   * second) is noted with its actions, as a hang the stop would hide. A step already running a
+   * quarter of a second is given until then (a step is normally milliseconds), so one that began
+   * just before the stop is seen too; the wait ends as soon as it returns.
+   */
+  private async noteStuckStep(): Promise<void> {
+    const running = this.expander.running?.bind(this.expander);
+    if (!running) return;
+    const limit = this.options.stepSeconds ?? DEFAULT_STEP_SECONDS;
+    const enough = Math.min(limit / 2, 1);
+    const longest = (): ReturnType<NonNullable<Expander['running']>>[number] | undefined =>
+      running(new Set(this.unmerged.keys())).reduce<ReturnType<NonNullable<Expander['running']>>[number] | undefined>((a, r) => (!a || r.seconds > a.seconds ? r : a), undefined);
+    let step = longest();
+    for (let waited = 0; step && step.seconds >= 0.25 && step.seconds < enough && waited < 1000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      step = longest();
+    }
+    if (!step || step.seconds < enough) return;
+    const batch = this.unmerged.get(step.batch);
+    if (!batch || step.state >= batch.ids.length) return;
+    const path = bfsPath(this.store.graph(this.game.actions), batch.ids[step.state]);
+    const actions = [...path, step.action].map(codeName);
+    const seconds = Math.round(step.seconds * 10) / 10;
+    this.stuckStep = { actions, seconds, message: `a step was still running after ${seconds} s when the search stopped (${this.stopReason}): ${actions.length} actions from reset [${actions.join(', ')}] (a hang?)` };
   }
 
   /** The oldest batch's result; a batch stopped by the watchdog becomes the game's fault at the state it was on. */
@@ -560,6 +598,7 @@ class Coordinator {
         continue;
       }
       const { task, result } = await this.nextBatch();
+      this.unmerged.delete(task.states);
       this.handedOut -= task.ids.length;
       this.merge(task, result);
       if (!this.growNeeded && this.table.claims > GROW_AT * this.table.capacity) this.growNeeded = true;
@@ -623,6 +662,7 @@ class Coordinator {
       storeBytes,
       bytesPerState: storeBytes / graph.nodeCount,
       identityWarning: this.identityWarning,
+      ...(this.stuckStep && { stuckStep: this.stuckStep }),
       schedule: this.schedule.stats(),
       ...this.opened.describe?.(),
     };

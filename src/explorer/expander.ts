@@ -25,6 +25,12 @@ export interface Expander {
   runAndClaim?(task: ExpandTask, table: TableHandle, tickets: TicketsHandle): Promise<ClaimedBatch>;
   /** The search stopped with batches still running, their results unused: stop those that would outlive it (thread pools have the watchdog for that). */
   abandon?(): void;
+  /**
+   * The steps running now in the batches given (by their states' bytes, as launched): the batch,
+   * the state's index in it, the action's code, and how long the step has run (a Python game's
+   * heartbeat; thread pools have the watchdog).
+   */
+  running?(batches: ReadonlySet<Uint8Array>): { batch: Uint8Array; state: number; action: number; seconds: number }[];
   /** The coordinator has merged a result and reads it no more: its buffer may carry another. */
   release?(result: object): void;
   /** The coordinator dropped a table (or the search ended): the threads collect their garbage, so the memory the table's objects hold goes too. */

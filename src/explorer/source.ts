@@ -113,7 +113,7 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       level,
       lastLevel: level === game.levels,
       root: () => py.root(),
-      expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task), abandon: () => py.abandon() }),
+      expander: () => ({ workers: opened.workers, ready: true, run: (task) => py.expand(task), abandon: () => py.abandon(), running: (batches) => py.running(batches) }),
       // About 128 steps (a tenth of a second or two) a batch: the pipe is amortised and a limit is seen soon.
       batchSteps: 128,
       // A Python step is a millisecond or more (lp85's click classes: 30 a state): every transition of

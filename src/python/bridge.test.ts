@@ -278,6 +278,20 @@ describe('the Python bridge on the fixture games', () => {
     expect(err.actions).toEqual(['ACTION1', 'ACTION1', 'ACTION2']);
   });
 
+  it('names a step still running when the time budget stops the search: a hang the budget would hide', async () => {
+    // the alarm (30 s) and the watchdog are far off: only the 2 s budget stops the search, mid-step
+    const game = open('bad1', { stepSeconds: 30 });
+    const { result } = await exploreGraph(game, { level: 2, workers: 1, maxSeconds: 2, stepSeconds: 30 });
+    expect(result.stopReason).toBe('max-seconds');
+    expect(result.stuckStep).toMatchObject({ actions: ['ACTION1', 'ACTION1', 'ACTION2'] });
+    expect(result.stuckStep!.seconds).toBeGreaterThanOrEqual(1);
+    expect(result.stuckStep!.message).toMatch(/^a step was still running after [\d.]+ s when the search stopped \(max-seconds\): 3 actions from reset \[ACTION1, ACTION1, ACTION2\] \(a hang\?\)$/);
+    // a search its budget stops between quick steps names none
+    const quick = await exploreGraph(open('hid1'), { level: 1, workers: 1, maxNodes: 3 });
+    expect(quick.result.stopReason).toBe('max-nodes');
+    expect(quick.result.stuckStep).toBeUndefined();
+  });
+
   it('never keeps a process a game ran out of memory: it ends, and the next work gets a fresh one', async () => {
     const game = open('bad1', { memoryMb: 1000 });
     // the synchronous host only (the pool starts its processes on first use)

@@ -143,7 +143,8 @@ export class PythonLevel {
     const steps = batch.ends.length * Math.max(1, game.actions.length);
     let m;
     try {
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal);
+      // tagged with the batch's bytes (the explorer's batch holds them), so `running` names the batch a step is in
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
     } catch (err) {
       // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
       const at = stoppedAt(err);
@@ -186,6 +187,14 @@ export class PythonLevel {
     const at = TOTALS * (states - 1);
     STAT_KEYS.forEach((k, i) => (this.stats[k] += totals[at + i]));
     this.unofferedMask |= totals[at + STAT_KEYS.length];
+  }
+
+  /**
+   * The steps this exploration's batches are on now in the game's processes: the batch (its
+   * states' bytes), the state's index in it, the action's code, and how long the step has run.
+   */
+  running(batches: ReadonlySet<Uint8Array>): { batch: Uint8Array; state: number; action: number; seconds: number }[] {
+    return this.game.runningSteps().flatMap((r) => (r.tag instanceof Uint8Array && batches.has(r.tag) ? [{ batch: r.tag, state: r.item, action: r.action, seconds: r.seconds }] : []));
   }
 
   /** The exploration stopped with batches still running, their results unused (a batch can run for minutes: a click class split cell by cell). */

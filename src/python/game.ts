@@ -9,7 +9,7 @@ import type { Frame, Game, SessionOptions, Status } from '../engine/index.js';
 import { GameLoadError, InputError } from '../errors.js';
 import { arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
 import { PythonPool } from './pool.js';
-import { PythonError } from './process.js';
+import { PythonError, type RunningStep } from './process.js';
 import type { Message } from './protocol.js';
 import { PySession } from './session.js';
 import { SyncHost } from './sync.js';
@@ -260,8 +260,13 @@ export class PythonGame implements Game<PyState> {
   }
 
   /** A request to one of `workers` pool processes (its process is killed if `abandon` aborts before it is answered). */
-  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number, abandon?: AbortSignal): Promise<Message> {
-    return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps), abandon);
+  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number, abandon?: AbortSignal, tag?: object): Promise<Message> {
+    return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps), abandon, tag);
+  }
+
+  /** The step each busy pool process is on now (with the tag of its request) and how long it has run. */
+  runningSteps(): RunningStep[] {
+    return this.pool.running();
   }
 
   /** Starts `workers` pool processes and waits until they have loaded the game (a time budget then counts game steps, not start-up). */

@@ -4,7 +4,7 @@
  * so it never waits for the coordinator. A process that died or was stopped is replaced.
  */
 import type { Message } from './protocol.js';
-import { PythonError, PythonProcess, REQUEUED, type HostCommand } from './process.js';
+import { PythonError, PythonProcess, REQUEUED, type HostCommand, type RunningStep } from './process.js';
 
 /**
  * How long requests may still run once their caller stopped waiting for them (a second, as the
@@ -46,13 +46,18 @@ export class PythonPool {
    * so a burst of requests spreads over the processes. `abandon` aborted before the answer kills
    * the process (see PythonProcess.request); other requests queued on it are sent again.
    */
-  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number, abandon?: AbortSignal): Promise<Message> {
-    return this.send(workers, header, blobs, timeoutMs, abandon).catch((err: unknown) =>
-      err instanceof PythonError && err.kind === REQUEUED ? this.run(workers, header, blobs, timeoutMs, abandon) : Promise.reject(err),
+  run(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number, abandon?: AbortSignal, tag?: object): Promise<Message> {
+    return this.send(workers, header, blobs, timeoutMs, abandon, tag).catch((err: unknown) =>
+      err instanceof PythonError && err.kind === REQUEUED ? this.run(workers, header, blobs, timeoutMs, abandon, tag) : Promise.reject(err),
     );
   }
 
-  private send(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number, abandon?: AbortSignal): Promise<Message> {
+  /** The step each busy process is on now, with its request's tag. */
+  running(now = performance.now()): RunningStep[] {
+    return this.procs.flatMap((p) => p.runningStep(now) ?? []);
+  }
+
+  private send(workers: number, header: Record<string, unknown>, blobs: readonly Uint8Array[], timeoutMs: number, abandon?: AbortSignal, tag?: object): Promise<Message> {
     while (this.procs.length < workers) this.procs.push(new PythonProcess(this.command()));
     let best = -1;
     for (let i = 0; i < workers; i++) {
@@ -67,7 +72,7 @@ export class PythonPool {
     const done = (): void => {
       if (this.procs[best] === proc) this.inflight[best]--;
     };
-    const reply = proc.hello.then(() => proc.request(header, blobs, timeoutMs, abandon));
+    const reply = proc.hello.then(() => proc.request(header, blobs, timeoutMs, abandon, tag));
     reply.then(done, done);
     return reply;
   }

@@ -53,6 +53,11 @@ class Heartbeat {
     return this.ticks;
   }
 
+  /** Milliseconds since the step count last moved (as of the last check). */
+  stillFor(now: number): number {
+    return now - this.since;
+  }
+
   /** Restarts the clock (a new request begins). */
   restart(now: number): void {
     this.since = now;
@@ -112,6 +117,18 @@ interface Pending {
   timer?: NodeJS.Timeout;
   op: string;
   abandon?: AbortSignal;
+  /** The caller's name for the request (an exploration's batch), for runningStep. */
+  tag?: object;
+}
+
+/** The step a process is on now, in the request its caller tagged, and how long that step has run. */
+export interface RunningStep {
+  tag: object | undefined;
+  /** The request's item (a batch's state, a walk), the step within it, the action's code. */
+  item: number;
+  sub: number;
+  action: number;
+  seconds: number;
 }
 
 /**
@@ -218,14 +235,14 @@ export class PythonProcess {
    * Aborting `abandon` while it is still pending kills the process (a step cannot be cut short any
    * other way), so work nobody will read does not hold the process, or Node, for minutes.
    */
-  request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0, abandon?: AbortSignal): Promise<Message> {
+  request(header: Record<string, unknown>, blobs: readonly Uint8Array[] = [], timeoutMs = 0, abandon?: AbortSignal, tag?: object): Promise<Message> {
     // (one out of memory still answers what the pool gave it before: it ends once idle)
     if (this.exited !== undefined || this.ending) return Promise.reject(new PythonError('died', `the Python process ${this.exited ?? 'was stopped'}${this.lastError()}`));
     const id = this.nextId++;
     const op = String(header.op);
     if (abandon?.aborted) return Promise.reject(new PythonError('abandoned', `the '${op}' request was abandoned before it was sent`));
     const reply = new Promise<Message>((resolve, reject) => {
-      const entry: Pending = { resolve, reject, op, abandon };
+      const entry: Pending = { resolve, reject, op, abandon, tag };
       if (timeoutMs > 0) {
         entry.timer = setTimeout(() => {
           this.kill();
@@ -249,6 +266,20 @@ export class PythonProcess {
       reply.then(off, off);
     }
     return reply;
+  }
+
+  /**
+   * The step the request running now (the oldest: a host answers in order) is on, and how long it
+   * has run by the heartbeat; undefined when no request runs, or the process has no heartbeat.
+   */
+  runningStep(now = performance.now()): RunningStep | undefined {
+    const hb = this.heartbeat;
+    if (!hb || this.exited !== undefined || this.ending) return undefined;
+    const ids = [...this.pending.keys()].filter((id) => id !== 0);
+    if (ids.length === 0) return undefined;
+    const beat = hb.check(Infinity, now);
+    const entry = this.pending.get(Math.min(...ids))!;
+    return { tag: entry.tag, item: beat.item, sub: beat.sub, action: beat.action, seconds: hb.stillFor(now) / 1000 };
   }
 
   /** While requests run, a step that stops beating for longer than stallMs gets the process killed, naming the step. */

@@ -11,7 +11,10 @@ export function headline(r: SweepReport): string {
   const s = r.summary;
   const state = r.status === 'complete' ? (r.passed ? 'PASSED' : 'FAILED') : r.status === 'interrupted' ? 'INTERRUPTED' : 'RUNNING';
   const regressions = r.baseline ? `, ${s.regressions} regression${s.regressions === 1 ? '' : 's'} against ${r.baseline.path}` : '';
-  return `${state}: ${s.games} game${s.games === 1 ? '' : 's'}, ${s.levels} levels: ${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive, ${s.hangs} hung, ${s.crashes} crashed${regressions}`;
+  // levels whose search its budget stopped with a step still running: possible hangs, not counted as hung
+  const stuck = r.games.reduce((n, g) => n + g.levels.filter((l) => l.explore?.stuckStep).length, 0);
+  const maybe = stuck > 0 ? ` (${stuck} stopped with a step still running: a hang?)` : '';
+  return `${state}: ${s.games} game${s.games === 1 ? '' : 's'}, ${s.levels} levels: ${s.pass} pass, ${s.fail} fail, ${s.inconclusive} inconclusive, ${s.hangs} hung${maybe}, ${s.crashes} crashed${regressions}`;
 }
 
 /** What the sweep ran with. */
@@ -31,6 +34,10 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   if (game.error) lines.push(`**Error:** ${game.error}`, '');
   for (const warning of game.warnings) lines.push(`**Warning:** ${warning}`, '');
   if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
+  for (const level of game.levels.filter((l) => l.explore?.stuckStep)) {
+    const w = level.explore!.stuckStep!;
+    lines.push(`Level ${level.level} stuck step: ${w.message}. Reproduce from the reset state: \`${w.actions.join(' ')}\``, '');
+  }
   for (const level of game.levels.filter((l) => l.explore?.identityWarning)) {
     const w = level.explore!.identityWarning!;
     lines.push(`Level ${level.level} identity warning: ${w.message}; the graph's numbers cannot be trusted. Reproduce from the reset state: \`${w.actions.join(' ')}\``, '');

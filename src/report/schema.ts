@@ -69,6 +69,8 @@ export interface ExploreNumbers {
   bytesPerState: number;
   /** A sampled transition's identity did not hold (encode not canonical, or step not deterministic): the graph's numbers cannot be trusted. */
   identityWarning: { message: string; actions: string[] } | null;
+  /** The search stopped while a game step had been running a while (a hang its budget hid): its actions from reset and seconds. Absent when none. */
+  stuckStep?: { actions: string[]; seconds: number; message: string };
   /** A real ARC game (Python): how the level started, its identity, how clicks were expanded (absent for TypeScript games). */
   python?: PythonLevelReport | null;
 }
@@ -317,8 +319,9 @@ const exploreSchema = obj({
   storeBytes: count,
   bytesPerState: num({ min: 0 }),
   identityWarning: nullable(obj({ message: str, actions: arr(str) })),
+  stuckStep: nullable(obj({ actions: arr(str), seconds: num({ min: 0 }), message: str })),
   python: nullable(pythonSchema),
-}, { optional: ['python'] });
+}, { optional: ['python', 'stuckStep'] });
 
 const analysisSchema = obj({
   winReachable: bool,

@@ -21,6 +21,19 @@ function analysis(p: number, winReachable = p > 0): AnalysisNumbers {
 const level = (a: AnalysisNumbers, fullyExplored: boolean, tutorial = false) => ({ tutorial, analysis: a, explore: { fullyExplored }, crash: null, qualification: 'pass' as const });
 
 describe('levelOutcome', () => {
+  it('does not pass a level whose search stopped with a step still running (a hang its budget hid)', () => {
+    const stuckStep = { actions: ['ACTION1', 'ACTION2'], seconds: 2.5, message: 'a step was still running after 2.5 s when the search stopped (max-seconds): 2 actions from reset [ACTION1, ACTION2] (a hang?)' };
+    const quiet = levelOutcome({ ...level(analysis(1e-6), false), stuckStep });
+    expect(quiet.outcome).toBe('inconclusive');
+    expect(quiet.reasons).toEqual([expect.stringMatching(/^a step was still running after 2\.5 s .*\(a hang\?\): explore it with a larger time budget/)]);
+    // a level failing anyway says both
+    const failing = levelOutcome({ ...level(analysis(0.5), false), stuckStep });
+    expect(failing.outcome).toBe('fail');
+    expect(failing.reasons).toHaveLength(2);
+    expect(failing.reasons[1]).toMatch(/^a step was still running/);
+    expect(levelOutcome(level(analysis(1e-6), false)).outcome).toBe('pass');
+  });
+
   it('fails a level whose complete graph has no win: no play solves it', () => {
     for (const tutorial of [false, true]) {
       const { outcome, reasons } = levelOutcome(level(analysis(0), true, tutorial));

@@ -17,6 +17,8 @@ export function levelOutcome(level: {
   crash: { actions: string[]; reason: string; kind: CrashKind } | null;
   /** The exploration's identity check failed on a sampled transition. */
   identityWarning?: { message: string; actions: string[] } | null;
+  /** The exploration stopped while a step had been running a while: a hang its budget may have hidden. */
+  stuckStep?: { actions: string[]; seconds: number; message: string } | null;
   qualification: RegimeStatus | null;
   /** What qualification found wrong with this level, one line each. */
   qualificationFailures?: readonly string[];
@@ -39,7 +41,10 @@ export function levelOutcome(level: {
   const mc = analysis?.verdict === 'inconclusive' && !level.tutorial ? level.monteCarlo : null;
   if (mc?.verdict === 'fail') reasons.push(`random play won ${mc.wins} of ${mc.episodes} attempts: p >= ${show(mc.lower)} at 95% confidence, not below ${analysis!.threshold}`);
   if (level.qualification === 'fail') reasons.push(`qualification failed${level.qualificationFailures?.length ? `: ${level.qualificationFailures.join('; ')}` : ''}`);
-  if (reasons.length > 0) return { outcome: 'fail', reasons };
+  // not a pass while a step may hang: the budget stopped the search with the step still running
+  const stuck = level.stuckStep ? [`${level.stuckStep.message}: explore it with a larger time budget, or replay the actions, to tell a slow step from a hang`] : [];
+  if (reasons.length > 0) return { outcome: 'fail', reasons: [...reasons, ...stuck] };
+  if (stuck.length > 0) return { outcome: 'inconclusive', reasons: stuck };
   if (mc?.verdict === 'pass') return { outcome: 'pass', reasons };
   if (mc) return { outcome: 'inconclusive', reasons: [`graph bounds [${show(analysis!.pWin.lower)}, ${show(analysis!.pWin.upper)}] and random play (${mc.wins} wins in ${mc.episodes} attempts, p in [${show(mc.lower)}, ${show(mc.upper)}]) both straddle ${analysis!.threshold}: explore further or play more random steps`] };
   if (analysis && analysis.verdict === 'inconclusive' && !level.tutorial) {

@@ -31,6 +31,7 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
     storeBytes: r.storeBytes,
     bytesPerState: r.bytesPerState,
     identityWarning: r.identityWarning,
+    ...(r.stuckStep && { stuckStep: { actions: [...r.stuckStep.actions], seconds: r.stuckStep.seconds, message: r.stuckStep.message } }),
     ...(r.python && {
       python: {
         levelStart: r.python.levelStart,

@@ -71,6 +71,26 @@ describe('the command line on Python games', () => {
     }
   });
 
+  it('says when its time budget stopped the search with a step still running (a hang it would hide), and a sweep carries it to the level', () => {
+    // bad1 level 2 loops at its third action; the 2 s budget stops the search long before the step limit
+    const r = cli(['explore', fixtureGame('bad1'), '--level', '2', '--max-seconds', '2', '--step-timeout', '30', '--workers', '1']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/stopped by max-seconds/);
+    expect(r.stdout).toMatch(/^STUCK STEP WARNING: a step was still running after [\d.]+ s when the search stopped \(max-seconds\): 3 actions from reset \[ACTION1, ACTION1, ACTION2\] \(a hang\?\)/m);
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pystuck-'));
+    try {
+      const sweep = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'games'), '--games', 'bad1', '--out', out, '--no-history', '--budget', 'nodes=200,seconds=2,steps-scale=0.001,random-steps=200', '--max-memory', '1', '--step-timeout', '4', '--json']);
+      const report = JSON.parse(sweep.stdout) as { games: { levels: { level: number; outcome: string; reasons: string[]; explore: { stopReason: string | null; stuckStep?: { actions: string[] } } | null }[] }[] };
+      const two = report.games[0].levels.find((l) => l.level === 2)!;
+      expect(two.explore).toMatchObject({ stopReason: 'max-seconds', stuckStep: { actions: ['ACTION1', 'ACTION1', 'ACTION2'] } });
+      expect(two.outcome).not.toBe('pass');
+      expect(two.reasons).toContainEqual(expect.stringMatching(/^a step was still running after [\d.]+ s when the search stopped \(max-seconds\)/));
+      expect(sweep.stderr).toMatch(/0 hung \(2 stopped with a step still running: a hang\?\)/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('ends once its result is out, though the game still runs a batch the search left (16 s of steps)', () => {
     const started = performance.now();
     const r = cli(['explore', SLOW_GAME, '--max-seconds', '1', '--workers', '1', '--json']);
