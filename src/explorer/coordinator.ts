@@ -544,7 +544,8 @@ class Coordinator {
     const batch = this.unmerged.get(step.batch);
     if (!batch || step.state >= batch.ids.length) return;
     const path = bfsPath(this.store.graph(this.game.actions), batch.ids[step.state]);
-    const actions = [...path, step.action].map(codeName);
+    // (no action: the step stuck decoding the state, or listing its click targets)
+    const actions = [...path, ...(step.action >= 0 ? [step.action] : [])].map(codeName);
     const seconds = Math.round(step.seconds * 10) / 10;
     this.stuckStep = { actions, seconds, message: `a step was still running after ${seconds} s when the search stopped (${this.stopReason}): ${actions.length} actions from reset [${actions.join(', ')}] (a hang?)` };
   }

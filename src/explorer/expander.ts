@@ -58,7 +58,8 @@ export function poolExpander(workers: number, module: string, level: number, wat
   const send = async (task: ExpandTask, claim?: { table: TableHandle; tickets: TicketsHandle }): Promise<SharedArrayBuffer> => {
     const buffer = packMessage(task, tasks.take());
     try {
-      return await watchdog.run(pool, (progress) => pool.run<SharedArrayBuffer>({ buffer, reply: replies.take(), ...claim, progress }));
+      // tagged with the batch's bytes (the coordinator's batch holds them), so `running` names the batch a step is in
+      return await watchdog.run(pool, (progress) => pool.run<SharedArrayBuffer>({ buffer, reply: replies.take(), ...claim, progress }), task.states);
     } finally {
       tasks.give(buffer);
     }
@@ -93,6 +94,8 @@ export function poolExpander(workers: number, module: string, level: number, wat
     },
     root,
     run,
+    // a stuck step's state and action, from the watchdog's view of each task (as a hang's: [_, state, action])
+    running: (batches) => watchdog.running().flatMap((r) => (r.tag instanceof Uint8Array && batches.has(r.tag) && r.at[1] >= 0 ? [{ batch: r.tag, state: r.at[1], action: r.at[2], seconds: r.seconds }] : [])),
     runAndClaim,
     release,
     collect: () => void collectInThreads(pool, workers),

@@ -44,6 +44,21 @@ describe('explore under the step watchdog', () => {
     expect(result.fullyExplored).toBe(true);
   }, 60_000);
 
+  it('names the step still running when its time budget stops the search (a hang the budget would hide)', async () => {
+    const hang = await loadGame(fixture('hang'));
+    const { result } = await exploreGraph(hang, { level: 1, workers: 2, stepSeconds: 60, maxSeconds: 2 });
+    expect(result.stopReason).toBe('max-seconds');
+    // from 3, right twice reaches 5, where stepping right never returns
+    expect(result.stuckStep).toMatchObject({ actions: ['ACTION4', 'ACTION4', 'ACTION4'] });
+    expect(result.stuckStep!.seconds).toBeGreaterThanOrEqual(1);
+    expect(result.stuckStep!.message).toMatch(/^a step was still running after [\d.]+ s when the search stopped \(max-seconds\): 3 actions from reset \[ACTION4, ACTION4, ACTION4\] \(a hang\?\)$/);
+    // a search stopped by its node limit among quick steps names none
+    const lights = await loadGame(fixture('lights'));
+    const limited = await exploreGraph(lights, { level: 1, workers: 2, maxNodes: 5 });
+    expect(limited.result.stopReason).toBe('max-nodes');
+    expect(limited.result.stuckStep).toBeUndefined();
+  }, 60_000);
+
   it('gives the step a checked transition takes again a limit of its own: two 1.2 s steps under a 2 s limit are no hang', async () => {
     const steady = await loadGame(join(__dirname, '../../test/fixtures/faults/steady.ts'));
     // Every transition of the first states is checked: right from cell 5 is stepped twice in a row.

@@ -72,6 +72,8 @@ interface Watched {
   why?: StallKind;
   /** Its thread was stopped for another task's fault: it runs again. */
   collateral?: boolean;
+  /** The caller's name for the task (an exploration's batch), for `running`. */
+  tag?: object;
 }
 
 /** A task is in its kernel (stepping the game) once it has set its second slot, until markFinished; before and after, it waits (for its game's module to load, or to send its result). */
@@ -96,12 +98,12 @@ export class Watchdog {
    * Starts a task on `pool` with a fresh progress buffer (`start` passes it in the task). A task
    * whose thread was terminated under another one (it had not started) runs again once.
    */
-  async run<T>(pool: Pick<WatchedPool, 'threads'>, start: (progress: SharedArrayBuffer) => Promise<T>): Promise<T> {
+  async run<T>(pool: Pick<WatchedPool, 'threads'>, start: (progress: SharedArrayBuffer) => Promise<T>, tag?: object): Promise<T> {
     const stopThread = (threadId: number): void => void pool.threads.find((t) => t.threadId === threadId)?.terminate();
     for (let attempt = 0; ; attempt++) {
       const progress = new SharedArrayBuffer(PROGRESS_BYTES);
       const view = new Int32Array(progress, 0, PROGRESS_SLOTS + 1).fill(-1);
-      const w: Watched = { view, last: view.slice(), since: performance.now(), stopThread };
+      const w: Watched = { view, last: view.slice(), since: performance.now(), stopThread, tag };
       this.tasks.add(w);
       this.arm();
       try {
@@ -140,6 +142,27 @@ export class Watchdog {
   /** How long progress may stand still: the step limit, or the grace once the caller stopped waiting. */
   private get limit(): number {
     return this.stopping ? Math.min(this.limitMs, this.graceMs) : this.limitMs;
+  }
+
+  /**
+   * The tasks stepping their game now (in their kernel): their tag, where they are (the progress
+   * slots: a batch's state index, the action's code...) and how long that has stood still.
+   */
+  running(now = performance.now()): { tag: object | undefined; at: Int32Array; seconds: number }[] {
+    const found: { tag: object | undefined; at: Int32Array; seconds: number }[] = [];
+    for (const w of this.tasks) {
+      if (w.why || w.view[0] < 0 || w.view[THREAD_SLOT] < 0 || !inKernel(w)) continue;
+      let moved = false;
+      for (let i = 0; i < PROGRESS_SLOTS; i++) {
+        if (w.view[i] !== w.last[i]) {
+          w.last[i] = w.view[i];
+          moved = true;
+        }
+      }
+      if (moved) w.since = now;
+      found.push({ tag: w.tag, at: w.view.slice(), seconds: (now - w.since) / 1000 });
+    }
+    return found;
   }
 
   /** Tasks under watch (not finished). */
