@@ -192,6 +192,7 @@ describe('the Python bridge on the fixture games', () => {
     expect(played.lower).toBeLessThanOrEqual(Number(n) / Number(d));
     expect(played.upper).toBeGreaterThanOrEqual(Number(n) / Number(d));
     expect(played.upper - played.lower).toBeLessThan(0.05);
+    expect(played.unoffered).toBe('step');
     // The available policy draws from the offered actions alone: a graph over all seven is refused.
     await expect(explore(game, { level: 1, workers: 1 })).rejects.toThrow(/--unoffered step\) for the reference policy alone/);
   });

@@ -52,6 +52,8 @@ export interface RandomResult {
   /** A real ARC game's level start: where its earlier levels' wins (or --start-actions) lead, or the engine's set_level (and why). */
   levelStart?: 'played' | 'set-level';
   startNote?: string;
+  /** A real ARC game's actions it does not offer: `step` when the engine stepped them (--unoffered step), else absent. */
+  unoffered?: 'step';
   /** The level starts won or lost (its reset state): every attempt ends there, the rate is exact, no step is taken. */
   starts?: 'won' | 'lost';
   /** The first winning episode, to reproduce it (replay with the same seed and policy). */
@@ -223,6 +225,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
     const root = python.root(level);
     result.levelStart = root.levelStart;
     if (root.note) result.startNote = root.note;
+    if (python.options.unoffered === 'step') result.unoffered = 'step';
   }
   if (timing) result.timing = timing;
   if (verdict === 'inconclusive') {

@@ -48,7 +48,7 @@ function describe(r: RandomResult, interrupted: boolean): string {
     `speed: ${Math.round(r.stepsPerSecond)} steps/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s`,
   ];
   // A real ARC game's steps, timed in its Python processes.
-  if (r.levelStart) rows.push(`python: level start ${r.levelStart}${r.startNote ? ` (${r.startNote})` : ''}`);
+  if (r.levelStart) rows.push(`python: level start ${r.levelStart}${r.startNote ? ` (${r.startNote})` : ''}${r.unoffered === 'step' ? '; unoffered actions stepped' : ''}`);
   const t = r.timing;
   if (t && t.seconds > 0) rows.push(`game steps: ${Math.round(t.steps / t.seconds)} actions/s and ${Math.round(t.frames / t.seconds)} frames/s a process; slowest ${((t.slowest[0]?.seconds ?? 0) * 1000).toFixed(1)} ms`);
   return rows.join('\n');
