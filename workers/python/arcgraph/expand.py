@@ -54,12 +54,13 @@ def unoffered_acting(rt, snap, unoffered):
     state of `snap` when sent (the engine steps a game with any action) or throws. The state before and
     after are identified over the same frame, the step's: what differs is the game's own state."""
     mask = 0
+    before = rt.restore(snap)  # never stepped: only identified, over each step's frame
     for a in unoffered:
         try:
             live = rt.restore(snap)
             fd = rt.step(live, CLICK_BASE + 32 * 64 + 32 if a == 6 else a)
             frame = settled(fd)
-            if rt.digest(live, frame) == rt.digest(rt.restore(snap), frame):
+            if rt.digest(live, frame) == rt.digest(before, frame):
                 continue
         except GameError:
             pass
