@@ -1,6 +1,7 @@
 /** The report stage's public surface: other folders import only this file. */
 export * from './artefacts.js';
 export * from './baseline.js';
+export * from './clear.js';
 export * from './graph-picture.js';
 export * from './graph-view.js';
 export * from './markdown.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { budgetNotes, gameRegressions, SCHEMA_VERSION, type GameReport, type PreviousLevel, type SweepReport } from '../report/index.js';
+import { budgetNotes, clearEarlierReport, gameRegressions, SCHEMA_VERSION, type GameReport, type PreviousLevel, type SweepReport } from '../report/index.js';
 import { PACKAGE_ROOT } from '../suite/index.js';
 import { makeDir } from '../files.js';
 import type { SweepPlan } from './plan.js';
@@ -54,6 +54,8 @@ export class Night {
     const startedAt = new Date().toISOString();
     // the report folder first: the history beside it is then in a folder that exists
     makeDir(options.out);
+    // the games are loaded by now: bad input never costs the earlier report
+    clearEarlierReport(options.out);
     this.publisher = new Publisher(options.out, startedAt, options);
     const { settings } = options.plan;
     this.order = options.plan.games.map((g) => g.game);

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +174,51 @@ describe('sweep interruption', () => {
     expect(onDisk.status).toBe('interrupted');
     expect(onDisk.games.map((g) => g.game)).toEqual(['maze']);
     expect(onDisk.summary.levels).toBe(2);
+  });
+});
+
+describe('a sweep into a folder that holds an earlier report', () => {
+  const files = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).sort();
+  const real = { budget: { stepsScale: 0.001, randomSteps: 100 } };
+
+  it("replaces it: the earlier night's pages and reproductions go, the user's own files stay", async () => {
+    const out = tempDir();
+    const first = await sweep({ games: ['boom', 'ruin'].map(fixture), out, workers: 1, ...real });
+    // the real qualifier wrote reproductions for both games (boom throws, ruin is winnable by luck)
+    expect(first.games.map((g) => g.qualification!.findings.filter((f) => f.reproduction).length).every((n) => n > 0)).toBe(true);
+    const earlier = files(out).filter((f) => f.startsWith('reproductions/') && f.endsWith('.jsonl'));
+    expect(earlier.some((f) => f.startsWith('reproductions/boom/'))).toBe(true);
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    mkdirSync(join(out, 'games', 'mine'));
+    writeFileSync(join(out, 'games', 'mine', 'keep.txt'), 'mine');
+
+    const second = await sweep({ games: [fixture('ruin')], out, workers: 1, ...real });
+    const after = files(out);
+    // boom's pages and reproductions are gone; ruin's are this night's alone
+    expect(after.filter((f) => f.includes('boom'))).toEqual([]);
+    const ruinNow = second.games[0].qualification!.findings.flatMap((f) => (f.reproduction ? [f.reproduction] : []));
+    expect(after.filter((f) => f.startsWith('reproductions/')).filter((f) => f.endsWith('.jsonl')).map((f) => join(out, f)).sort()).toEqual([...ruinNow].sort());
+    for (const f of earlier) expect(after).not.toContain(f);
+    expect(readReport(out).games.map((g) => g.game)).toEqual(['ruin']);
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(existsSync(join(out, 'games', 'mine', 'keep.txt'))).toBe(true);
+  });
+
+  it('keeps the earlier report when the new night fails to load its games', async () => {
+    const out = tempDir();
+    await sweep({ games: [fixture('ruin')], out, workers: 1, qualifier: stubQualifier() });
+    const before = files(out);
+    await expect(sweep({ games: [fixture('ruin'), join(out, 'no-such-game.ts')], out, workers: 1, qualifier: stubQualifier() })).rejects.toThrow();
+    expect(files(out)).toEqual(before);
+  });
+
+  it("leaves a folder alone whose report.json is not arcgraph's", async () => {
+    const out = tempDir();
+    mkdirSync(join(out, 'games', 'ruin'), { recursive: true });
+    writeFileSync(join(out, 'games', 'ruin', 'level-1.html'), 'theirs');
+    writeFileSync(join(out, 'report.json'), JSON.stringify({ games: [{ game: 'ruin', levelCount: 1, levels: [{ level: 1 }] }] }));
+    await sweep({ games: [fixture('maze')], out, workers: 1, qualifier: stubQualifier() });
+    expect(readFileSync(join(out, 'games', 'ruin', 'level-1.html'), 'utf8')).toBe('theirs');
   });
 });
 

@@ -1,10 +1,7 @@
 import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
-import { readBaseline } from '../../report/index.js';
-import { headline } from '../../report/index.js';
-import { levelLine } from '../../report/index.js';
-import { REPORT_FILES } from '../../report/index.js';
+import { headline, holdsReport, levelLine, readBaseline, REPORT_FILES } from '../../report/index.js';
 import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
 import { parseRedisUrl, PASSWORD_ENV, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
@@ -43,7 +40,8 @@ Options:
                        the level is reported as "hang" with the actions that reproduce it, and
                        the sweep goes on with the next level and game (default 10; with --queue
                        each worker's own)
-  --out DIR            report folder (default: reports/<start time>)
+  --out DIR            report folder (default: reports/<start time>); an earlier report
+                       there is replaced (its pages and reproductions removed)
   --queue URL          redis://HOST:PORT[/DB]: run the jobs on \`arcgraph worker\` processes through
                        this Redis (BullMQ) instead of here; this process plans, collects and
                        writes the same reports and history; the password from ${PASSWORD_ENV}
@@ -134,7 +132,8 @@ const command: Command = {
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
     const where = target ? `jobs through ${target.display} (shared folder ${shared})` : `${workers} workers`;
     say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${where}`);
-    say(`reports: ${out}${history ? `; history: ${history}` : ''}`);
+    const replacing = holdsReport(out) ? ' (the earlier report there is replaced: its pages and reproductions are removed once the games load)' : '';
+    say(`reports: ${out}${replacing}${history ? `; history: ${history}` : ''}`);
     const onEvent = (event: SweepEvent | QueueSweepEvent): void => {
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
       if (event.kind === 'queued') say(`queued ${event.jobs} jobs (${event.reused} done before, reused); waiting for workers`);
