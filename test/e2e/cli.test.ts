@@ -208,6 +208,8 @@ describe('arcgraph replay', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ reproduced: false, divergence: { step: 4, line: 4, action: 'ACTION4', field: 'levels_completed', recorded: 0, replayed: 1 } });
     const plain = cli(['replay', path, '--game', RUIN]);
     expect(plain.stdout).toContain('DIVERGES at step 4 (line 4, ACTION4)');
+    // the replay went on to the recording's end: the count says so, and where it first diverged
+    expect(plain.stdout).toContain(`, 5 steps replayed (diverging from step 4), the replay ends `);
   });
 
   it('writes no --out file for a replay that diverges, and says why on stderr', () => {

@@ -70,7 +70,9 @@ const command: Command = {
       console.log(JSON.stringify({ file, game: game.id, style: recording.style, steps, outcome, reproduced, ...(divergence && { divergence }) }));
     } else {
       const end = `${result.outcome.state}, ${result.outcome.levels_completed}/${game.levels} levels completed`;
-      console.log(`${file}: ${game.id}, ${recording.style} style, ${result.steps} steps replayed, ends ${end}`);
+      // a replay goes on past its first divergence (to the recording's end, or the step that threw)
+      const first = result.reproduced ? '' : ` (diverging from step ${result.divergence!.step})`;
+      console.log(`${file}: ${game.id}, ${recording.style} style, ${result.steps} steps replayed${first}, the replay ends ${end}`);
       console.log(result.reproduced ? 'reproduced: every recorded state, level count, available actions list and frame matches' : `DIVERGES at ${result.divergence!.message}`);
     }
     if (out !== undefined && !result.reproduced) console.error(`arcgraph replay: --out ${out} not written: the replay diverges at step ${result.divergence!.step} (only a recording that reproduces is written)`);
