@@ -123,15 +123,25 @@ export const START_USAGE = `  --start-actions A  the actions from the game's RES
                      result says which start was used)`;
 
 /** Gives a real ARC game the user's `--start-actions` path to `level` (bad input for a JavaScript game, or an unreadable action). */
-export function startActionsOption(values: Parsed['values'], game: unknown, level: number): void {
+export function startActionsOption(values: Parsed['values'], game: PythonGame, level: number): void {
   const text = values['start-actions'];
   if (typeof text !== 'string') return;
-  if (!(game instanceof PythonGame)) throw new InputError('--start-actions is for real ARC games (Python); this game is a JavaScript module');
   try {
     game.setStart(level, text.split(/[\s,]+(?![^(]*\))/).filter((t) => t !== '').map(parseAction), true);
   } catch (err) {
     throw new InputError(`--start-actions: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Whether `game` is a real ARC game (Python); a JavaScript one given any of `names` (options only a
+ * Python game takes) is bad input, one line naming those given.
+ */
+export function isPythonGame(values: Parsed['values'], game: unknown, names: readonly string[]): game is PythonGame {
+  if (game instanceof PythonGame) return true;
+  const given = names.filter((n) => values[n] !== undefined).map((n) => `--${n}`);
+  if (given.length > 0) throw new InputError(`${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} for real ARC games (Python); this game is a JavaScript module`);
+  return false;
 }
 
 /** `--workers K` (1..256); more than the machine's cores is allowed, with a one-line warning. */

@@ -76,6 +76,13 @@ describe('bad input to any command', () => {
     // A negative value looks like an option to parseArgs: the error says how to pass it.
     expectBadInput(cli(['explore', 'bx19', '--max-memory', '-1']), /'--max-memory' argument is ambiguous\. .*use '--max-memory=-XYZ'/);
   });
+
+  it('refuses the options only a real ARC game takes on a JavaScript game, naming those given', () => {
+    expectBadInput(cli(['explore', RUIN, '--clicks', 'all', '--unoffered', 'step']), /: --clicks, --unoffered are for real ARC games \(Python\); this game is a JavaScript module$/);
+    expectBadInput(cli(['explore', RUIN, '--start-actions', 'ACTION1']), /: --start-actions is for real ARC games/);
+    expectBadInput(cli(['random', RUIN, '--identity', 'frame']), /Unknown option '--identity'/);
+    expectBadInput(cli(['random', RUIN, '--unoffered', 'stay', '--start-actions', 'ACTION1']), /: --start-actions, --unoffered are for real ARC games/);
+  });
 });
 
 describe('arcgraph play (script on stdin)', () => {

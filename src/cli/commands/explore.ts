@@ -1,11 +1,10 @@
 import { InputError } from '../../errors.js';
 import { collisionWarning } from '../../engine/index.js';
 import { closeGame, describeSchedule, resolveGame } from '../../explorer/index.js';
-import { PythonGame } from '../../python/index.js';
 import { exploreLevel, type ExploreReport } from '../../level.js';
 import { exportGraph, fitsGraphology } from '../../graph/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, STEP_USAGE, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
+import { isPythonGame, numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, STEP_USAGE, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
 
@@ -143,10 +142,7 @@ const command: Command = {
     const level = numberOption(v, 'level', { min: 1 }) ?? 1;
     const unoffered = unofferedOption(v);
     const loaded = await resolveGame(onePositional(p, 'game', 'explore'), { ...pythonOptions(v), identity, clicks, ...(unoffered && { unoffered }) });
-    if (!(loaded instanceof PythonGame) && (v.identity !== undefined || v.clicks !== undefined || v['start-actions'] !== undefined || unoffered !== undefined)) {
-      throw new InputError('--identity, --clicks, --start-actions and --unoffered are for real ARC games (Python); this game is a JavaScript module');
-    }
-    startActionsOption(v, loaded, level);
+    if (isPythonGame(v, loaded, ['identity', 'clicks', 'start-actions', 'unoffered'])) startActionsOption(v, loaded, level);
     const file = v.export as string | undefined;
     if (file !== undefined && !/\.(gexf|json)$/.test(file)) throw new InputError(`--export ${file}: the file must end in .gexf (Gephi) or .json (Graphology)`);
     outputFileOption(v, 'export');

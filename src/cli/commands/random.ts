@@ -1,9 +1,7 @@
-import { InputError } from '../../errors.js';
-import { PythonGame } from '../../python/index.js';
 import { closeGame, resolveGame } from '../../explorer/index.js';
 import { randomPlay, type RandomResult } from '../../random/index.js';
 import type { Command } from '../main.js';
-import { numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
+import { isPythonGame, numberOption, onePositional, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph random <game> --level N --steps N [options]
@@ -81,8 +79,7 @@ const command: Command = {
     const level = numberOption(v, 'level', { min: 1 }) ?? 1;
     const unoffered = unofferedOption(v);
     const loaded = await resolveGame(onePositional(p, 'game', 'random'), { ...pythonOptions(v), ...(unoffered && { unoffered }) });
-    if (unoffered !== undefined && !(loaded instanceof PythonGame)) throw new InputError('--unoffered is for real ARC games (Python); a JavaScript game leaves the state unchanged on an action it does not offer');
-    startActionsOption(v, loaded, level);
+    if (isPythonGame(v, loaded, ['start-actions', 'unoffered'])) startActionsOption(v, loaded, level);
     const workers = workersOption(v, 'random');
     const stop = interruption();
     try {
