@@ -1,5 +1,5 @@
 import { NodeFlag, TERMINAL, type StateGraph } from '../graph/index.js';
-import { winWithin, type WithinK } from './horizon.js';
+import { winWithinSteps, type WithinK } from './horizon.js';
 import { DEFAULT_INTERVAL, type IntervalOptions } from './interval.js';
 import type { MemoryCheck } from './memory.js';
 import { transitionWeights, type Policy } from './policy.js';
@@ -138,7 +138,7 @@ function* analyzeSteps(graph: StateGraph, opts: AnalyzeOptions): Steps<Analysis>
     const shortest = shortestWin?.length ?? null;
     analysis.baseline = { declared: opts.baseline, shortest, difference: shortest === null ? null : shortest - opts.baseline };
   }
-  if (opts.withinK !== undefined) analysis.withinK = winWithin(graph, weights, search, opts.withinK, frontier);
+  if (opts.withinK !== undefined) analysis.withinK = yield* winWithinSteps(graph, weights, search, opts.withinK, frontier, opts.stop, pWin.upper);
   if (verdict === 'inconclusive') analysis.hint = settleHint(pWin, threshold, frontier);
   return analysis;
 }

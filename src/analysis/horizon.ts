@@ -4,6 +4,7 @@ import { exactProbability, type ExactProbability } from './probability.js';
 import { exactBudget } from './exact.js';
 import { BudgetExceeded, floatAbove, floatBelow, fraction } from './rational.js';
 import { isFrontier, type RootSearch } from './reachability.js';
+import { runSteps, type AnalysisStop, type Steps } from './steps.js';
 
 /** The probability of winning within k actions (lower counts the frontier as a loss, upper as a win). */
 export interface WithinK {
@@ -12,6 +13,8 @@ export interface WithinK {
   upper: number;
   /** On a complete graph, when the numbers stay small enough. */
   exact?: ExactProbability;
+  /** Stopped by Ctrl-C or SIGTERM before the k steps were done: the bounds hold, but are wider. */
+  interrupted?: true;
 }
 
 const EPSILON = 2 ** -52;
@@ -23,6 +26,15 @@ const EPSILON = 2 ** -52;
  * bound on their rounding error.
  */
 export function winWithin(graph: StateGraph, weights: TransitionWeights, search: RootSearch, k: number, frontier: number): WithinK {
+  return runSteps(winWithinSteps(graph, weights, search, k, frontier));
+}
+
+/**
+ * winWithin yielding after each of its k steps. Once `stop` is requested it returns at once with
+ * what holds: the lower bound after the steps done (winning within fewer actions is winning within
+ * k), and as upper bound `everUpper` (an upper bound of P(win) at all, 1 when not given).
+ */
+export function* winWithinSteps(graph: StateGraph, weights: TransitionWeights, search: RootSearch, k: number, frontier: number, stop?: AnalysisStop, everUpper = 1): Steps<WithinK> {
   const n = graph.nodeCount;
   let count = 0;
   const within = (v: number): boolean => {
@@ -32,15 +44,22 @@ export function winWithin(graph: StateGraph, weights: TransitionWeights, search:
   for (let v = 0; v < n; v++) if (within(v)) count++;
   const near = new Int32Array(count);
   for (let v = 0, i = 0; v < n; v++) if (within(v)) near[i++] = v;
+  const stopped = (lower: number): WithinK => ({ k, lower, upper: Math.min(1, everUpper), interrupted: true });
+  if (stop?.requested) return stopped(0);
   const complete = frontier === 0;
   if (complete) {
-    const exact = exactWithin(graph, weights, near, k);
+    const exact = yield* exactWithin(graph, weights, near, k, stop);
+    if (stop?.requested) return stopped(0);
     if (exact) return { k, lower: floatBelow(exact), upper: floatAbove(exact), exact: exactProbability(exact) };
   }
-  return { k, lower: floatWithin(graph, weights, near, k, 0, -1), upper: floatWithin(graph, weights, near, k, 1, 1) };
+  const lower = yield* floatWithin(graph, weights, near, k, 0, -1, stop);
+  if (stop?.requested) return stopped(lower);
+  const upper = yield* floatWithin(graph, weights, near, k, 1, 1, stop);
+  if (stop?.requested) return stopped(lower);
+  return { k, lower, upper };
 }
 
-function exactWithin(graph: StateGraph, weights: TransitionWeights, near: Int32Array, k: number): ReturnType<typeof fraction> | null {
+function* exactWithin(graph: StateGraph, weights: TransitionWeights, near: Int32Array, k: number, stop?: AnalysisStop): Steps<ReturnType<typeof fraction> | null> {
   const budget = exactBudget();
   // numbers grow to D^k: do not even build it when it is past the size cap
   if (k * Math.log2(weights.denominator) >= budget.maxBits) return null;
@@ -75,6 +94,8 @@ function exactWithin(graph: StateGraph, weights: TransitionWeights, near: Int32A
         }
       }
       prev = next;
+      yield;
+      if (stop?.requested) return null;
     }
     return fraction(prev.get(0)!, scale, budget);
   } catch (err) {
@@ -85,41 +106,50 @@ function exactWithin(graph: StateGraph, weights: TransitionWeights, near: Int32A
 
 /**
  * One bound in floats: `frontierValue` for unexplored nodes, `direction` -1 to round down, +1 up.
- * Nodes beyond k moves never influence the root within k actions and read as 0.
+ * Nodes beyond k moves never influence the root within k actions and read as 0. Stopped early, the
+ * value after the steps done.
  */
-function floatWithin(
+function* floatWithin(
   graph: StateGraph,
   weights: TransitionWeights,
   near: Int32Array,
   k: number,
   frontierValue: 0 | 1,
   direction: -1 | 1,
-): number {
+  stop?: AnalysisStop,
+): Steps<number> {
   const n = graph.nodeCount;
   const fixed = (f: number): number => (f & NodeFlag.WON ? 1 : f & NodeFlag.LOST ? 0 : isFrontier(f) ? frontierValue : -1);
   let prev = new Float64Array(n);
   let next = new Float64Array(n);
   for (const v of near) prev[v] = Math.max(0, fixed(graph.flags[v]));
-  const D = weights.denominator;
   for (let j = 1; j <= k; j++) {
-    for (const u of near) {
-      const f = fixed(graph.flags[u]);
-      if (f >= 0) {
-        next[u] = f;
-        continue;
-      }
-      let sum = weights.stay[u] * prev[u];
-      let terms = 1;
-      for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) {
-        const w = weights.weight[e];
-        if (w === 0) continue;
-        sum += w * prev[graph.edgeTarget[e]];
-        terms++;
-      }
-      const widened = (sum / D) * (1 + direction * (terms + 2) * EPSILON) + direction * (terms + 2) * Number.MIN_VALUE;
-      next[u] = Math.min(1, Math.max(0, widened));
-    }
+    floatStep(graph, weights, near, fixed, prev, next, direction);
     [prev, next] = [next, prev];
+    yield;
+    if (stop?.requested) break;
   }
   return prev[0];
+}
+
+/** One step of floatWithin, out of the generator: V8 optimises a plain function's loop better. */
+function floatStep(graph: StateGraph, weights: TransitionWeights, near: Int32Array, fixed: (f: number) => number, prev: Float64Array, next: Float64Array, direction: -1 | 1): void {
+  const D = weights.denominator;
+  for (const u of near) {
+    const f = fixed(graph.flags[u]);
+    if (f >= 0) {
+      next[u] = f;
+      continue;
+    }
+    let sum = weights.stay[u] * prev[u];
+    let terms = 1;
+    for (let e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; e++) {
+      const w = weights.weight[e];
+      if (w === 0) continue;
+      sum += w * prev[graph.edgeTarget[e]];
+      terms++;
+    }
+    const widened = (sum / D) * (1 + direction * (terms + 2) * EPSILON) + direction * (terms + 2) * Number.MIN_VALUE;
+    next[u] = Math.min(1, Math.max(0, widened));
+  }
 }

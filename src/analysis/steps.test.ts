@@ -5,9 +5,10 @@ import { analyze, analyzeAsync } from './analyze.js';
 describe('the analysis with the event loop turning', () => {
   it('gives what the synchronous analysis gives', async () => {
     const graph = walkGraph(lattice(12, 12, [3, 4], true));
-    const sync = analyze(graph);
+    const sync = analyze(graph, { withinK: 30 });
     expect(sync.pWin.method).toBe('exact');
-    expect(await analyzeAsync(graph, { signal: new AbortController().signal })).toEqual(sync);
+    expect(sync.withinK!.exact).toBeDefined();
+    expect(await analyzeAsync(graph, { withinK: 30, signal: new AbortController().signal })).toEqual(sync);
   });
 
   it('lets timers run while the solvers work, and stops them early on an abort during it, with sound bounds', async () => {
@@ -27,6 +28,23 @@ describe('the analysis with the event loop turning', () => {
     const truth = rectangleWin(80, 80, 40, 40);
     expect(a.pWin.lower).toBeLessThanOrEqual(truth);
     expect(a.pWin.upper).toBeGreaterThanOrEqual(truth);
+  });
+
+  it('stops the probability within K actions early on an abort during it, with sound bounds', async () => {
+    // P(win) is exact at once; 50 million steps of the horizon take many seconds
+    const graph = walkGraph(lattice(12, 12, [3, 4], true));
+    const whole = analyze(graph, { withinK: 200 });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 300);
+    const started = performance.now();
+    const a = await analyzeAsync(graph, { withinK: 50_000_000, signal: abort.signal });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(a.pWin.method).toBe('exact');
+    expect(a.withinK).toMatchObject({ k: 50_000_000, interrupted: true });
+    // the steps done give a lower bound (200 steps are done long before 300 ms); P(win) at all, an upper
+    expect(a.withinK!.lower).toBeGreaterThanOrEqual(whole.withinK!.lower);
+    expect(a.withinK!.lower).toBeLessThanOrEqual(a.pWin.upper);
+    expect(a.withinK!.upper).toBe(a.pWin.upper);
   });
 
   it('runs whole when the signal had aborted before it started (the exploration was stopped, its graph is analysed)', async () => {

@@ -102,7 +102,7 @@ function describe(r: ExploreReport): string {
     lines.push(`  interval width ${prob(r.pWin.width)} (relative ${prob(r.pWin.relativeWidth)})${stopped}${r.pWin.exactGaveUp ? `; not exact: ${r.pWin.exactGaveUp}` : ''}`);
   }
   if (r.pWin.method === 'bounds' && r.pWin.intervalGaveUp) lines.push(`  bounds not iterated: ${r.pWin.intervalGaveUp}`);
-  if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]`);
+  if (r.withinK) lines.push(`within ${r.withinK.k} actions: in [${prob(r.withinK.lower)}, ${prob(r.withinK.upper)}]${r.withinK.interrupted ? ' (interrupted before its last step: wider bounds)' : ''}`);
   lines.push(`verdict against ${r.threshold}: ${r.verdict}${r.exempt ? ' (tutorial level: exempt)' : ''}${r.hint ? `; ${r.hint}` : ''}`);
   return lines.join('\n');
 }
