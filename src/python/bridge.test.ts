@@ -559,6 +559,35 @@ describe('a sweep of an ARC games folder', () => {
   });
 });
 
+describe('a sweep under the reference policy', () => {
+  it("warns of a level whose unoffered actions act, taken as staying put, and steps them with unoffered 'step' (un01: 3/16, then 5/54)", async () => {
+    const { sweep } = await import('../sweep/index.js');
+    const { validateReport, renderMarkdown } = await import('../report/index.js');
+    const run = async (unoffered: 'stay' | 'step', policy: 'available' | 'reference' = 'reference') => {
+      const out = mkdtempSync(join(tmpdir(), 'arcgraph-pysweep-'));
+      try {
+        const report = await sweep({ games: [join(FIXTURE_ENGINE, 'apart', 'un01')], policy, python: { engine: FIXTURE_ENGINE, unoffered }, out, workers: 2, budget: { nodes: 1000, seconds: 20, stepsScale: 0.001, randomSteps: 0 } });
+        expect(validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')))).toEqual([]);
+        return report;
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    };
+    const stay = await run('stay');
+    const level = stay.games[0].levels[0];
+    expect(level.analysis!.pWin).toMatchObject({ policy: 'reference', exact: { p: '3', q: '16' } });
+    expect(level.explore!.python).toMatchObject({ unoffered: 'stay', unofferedActs: ['ACTION7'] });
+    expect(stay.settings).toMatchObject({ policy: 'reference', unoffered: 'stay' });
+    expect(stay.games[0].warnings).toEqual([expect.stringMatching(/^level 1: ACTION7, which the game does not offer, changes its state when sent; .*--unoffered step/)]);
+    const step = await run('step');
+    expect(step.games[0].levels[0].analysis!.pWin.exact).toMatchObject({ p: '5', q: '54' });
+    expect(step.games[0].warnings).toEqual([]);
+    expect(renderMarkdown(step)).toContain('policy reference (unoffered actions stepped)');
+    // stepping unoffered actions is for the policy that sends them
+    await expect(run('step', 'available')).rejects.toThrow(/for the reference policy alone/);
+  });
+});
+
 describe('a game that cannot be pickled', () => {
   it('travels as action paths from its level start, and explores to the brute-force graph', async () => {
     const game = open('gen1');

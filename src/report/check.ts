@@ -63,8 +63,9 @@ export function check(schema: Schema, value: unknown, path = '$'): string[] {
     case 'anyOf': {
       const attempts = schema.options.map((option) => check(option, value, path));
       if (attempts.some((errors) => errors.length === 0)) return [];
-      // report the option that came closest
-      return attempts.reduce((best, errors) => (errors.length < best.length ? errors : best));
+      // report the option that came closest, among those of the value's kind (a wrong object, not "expected null")
+      const near = value === null ? attempts : attempts.filter((_, i) => schema.options[i].kind !== 'null');
+      return (near.length > 0 ? near : attempts).reduce((best, errors) => (errors.length < best.length ? errors : best));
     }
   }
 }

@@ -19,9 +19,9 @@ export function headline(r: SweepReport): string {
 
 /** What the sweep ran with. */
 export function settingsLine(r: SweepReport): string {
-  const { budget, workers, policy, threshold, seed, queue } = r.settings;
+  const { budget, workers, policy, unoffered, threshold, seed, queue } = r.settings;
   const where = queue === null ? `${workers} workers` : `jobs through the queue ${queue}${workers === null ? '' : `, ${workers} workers each`}`;
-  return `Budget per level: ${budget.nodes.toLocaleString('en-US')} states, ${budget.seconds} s; qualification steps scale ${budget.stepsScale}; ${where}; policy ${policy}; threshold ${threshold}; seed ${seed}; ${r.seconds.toFixed(1)} s.`;
+  return `Budget per level: ${budget.nodes.toLocaleString('en-US')} states, ${budget.seconds} s; qualification steps scale ${budget.stepsScale}; ${where}; policy ${policy}${policy === 'reference' && unoffered === 'step' ? ' (unoffered actions stepped)' : ''}; threshold ${threshold}; seed ${seed}; ${r.seconds.toFixed(1)} s.`;
 }
 
 export function gameTable(game: GameReport, r: SweepReport): string[] {

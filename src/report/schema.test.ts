@@ -130,6 +130,18 @@ describe('report.json schema', () => {
     }
   });
 
+  it('reads a report written before the unoffered-action mode was recorded as one that took them as staying put', () => {
+    const parsed = JSON.parse(onDisk);
+    delete parsed.settings.unoffered;
+    // a real ARC game's level of such a report: its python block without the two fields
+    const level = parsed.games[0].levels.find((l: { explore: unknown }) => l.explore);
+    level.explore.python = { levelStart: 'played', startNote: null, identity: 'state', graphBuilder: false, snapshots: 'pickle', clicks: null };
+    expect(validateReport(parsed).sort()).toEqual([`$.games[0].levels[${parsed.games[0].levels.indexOf(level)}].explore.python.unoffered: missing`, `$.games[0].levels[${parsed.games[0].levels.indexOf(level)}].explore.python.unofferedActs: missing`, '$.settings.unoffered: missing'].sort());
+    const read = parseReport(JSON.stringify(parsed));
+    expect(read.settings.unoffered).toBe('stay');
+    expect(read.games[0].levels.find((l) => l.explore)!.explore!.python).toMatchObject({ unoffered: 'stay', unofferedActs: [] });
+  });
+
   it('reads a version-3 report written before crashes had a kind and the summary counted hangs', () => {
     const parsed = JSON.parse(onDisk);
     const crashed = parsed.games.flatMap((g: { levels: { crash: Record<string, unknown> | null }[] }) => g.levels).filter((l: { crash: unknown }) => l.crash);

@@ -83,6 +83,10 @@ export interface PythonLevelReport {
   graphBuilder: boolean;
   snapshots: string;
   clicks: { method: 'classes' | 'all-cells'; partition: 'exact' | 'sampled'; classes: number; samples: number; split: number; splitCells: number } | null;
+  /** What the actions the game does not offer did in the graph: stay (nothing) or step (as the engine steps them); older reports read as stay. */
+  unoffered: 'stay' | 'step';
+  /** Those unoffered actions that changed the state where they were tried (the level's start and checked states); older reports read as none. */
+  unofferedActs: string[];
 }
 
 /** The fuzz regime's performance profile of a level (see qualify's Profile). */
@@ -265,7 +269,17 @@ export interface SweepReport {
    * workers: threads per job; null when the jobs ran on queue workers, each with its own count (each
    * level's explore.workers says). queue: the Redis URL the jobs went through (no password), null for a local sweep.
    */
-  settings: { games: string[]; budget: Budget; workers: number | null; policy: Policy; threshold: number; seed: number; queue: string | null };
+  settings: {
+    games: string[];
+    budget: Budget;
+    workers: number | null;
+    policy: Policy;
+    /** Under the reference policy, what a real ARC game's unoffered actions do: stay (nothing) or step (as the engine steps them); older reports read as stay. */
+    unoffered: 'stay' | 'step';
+    threshold: number;
+    seed: number;
+    queue: string | null;
+  };
   baseline: { path: string; startedAt: string } | null;
   /** The sweep history file; null when the sweep keeps none. */
   history: HistoryInfo | null;
@@ -297,6 +311,8 @@ const pythonSchema = obj({
   graphBuilder: bool,
   snapshots: str,
   clicks: nullable(obj({ method: oneOf('classes', 'all-cells'), partition: oneOf('exact', 'sampled'), classes: count, samples: count, split: count, splitCells: count })),
+  unoffered: oneOf('stay', 'step'),
+  unofferedActs: arr(str),
 });
 const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
 
@@ -427,6 +443,7 @@ export const REPORT_SCHEMA: Schema = obj({
     budget: obj({ nodes: int({ min: 1 }), seconds: num({ min: 0 }), stepsScale: num({ min: 0 }), randomSteps: count }),
     workers: nullable(int({ min: 1 })),
     policy: oneOf('available', 'reference'),
+    unoffered: oneOf('stay', 'step'),
     threshold: num({ min: 0, max: 1 }),
     seed: count,
     queue: nullable(str),
@@ -466,18 +483,28 @@ export function parseReport(text: string, where = 'report'): SweepReport {
  * have: a probability's width and relative width from its bounds, no reason for an exact solve
  * that gave up (older solvers did not say) nor for interval iteration that did not run (older
  * solvers always ran it), a crash's kind (a step that threw: hangs came later),
- * no hung levels in the summary and no identity warning (older explorers did not check).
+ * no hung levels in the summary and no identity warning (older explorers did not check), unoffered
+ * actions that stayed put and none seen to act (older sweeps had no other mode, nor looked).
  */
 function fillAdded(report: Record<string, unknown>): void {
   const summary = report.summary as Record<string, unknown> | undefined;
   if (summary && typeof summary === 'object') summary.hangs ??= 0;
+  const settings = report.settings as Record<string, unknown> | undefined;
+  if (settings && typeof settings === 'object') settings.unoffered ??= 'stay';
   for (const game of Array.isArray(report.games) ? (report.games as Record<string, unknown>[]) : []) {
     game.warnings ??= [];
     for (const level of Array.isArray(game.levels) ? (game.levels as Record<string, unknown>[]) : []) {
       const crash = level.crash as Record<string, unknown> | null | undefined;
       if (crash && typeof crash === 'object') crash.kind ??= 'crash';
       const explore = level.explore as Record<string, unknown> | null | undefined;
-      if (explore && typeof explore === 'object') explore.identityWarning ??= null;
+      if (explore && typeof explore === 'object') {
+        explore.identityWarning ??= null;
+        const python = explore.python as Record<string, unknown> | null | undefined;
+        if (python && typeof python === 'object') {
+          python.unoffered ??= 'stay';
+          python.unofferedActs ??= [];
+        }
+      }
       const pWin = (level.analysis as { pWin?: Record<string, unknown> } | null)?.pWin;
       if (!pWin || typeof pWin.lower !== 'number' || typeof pWin.upper !== 'number') continue;
       pWin.width ??= pWin.upper - pWin.lower;

@@ -73,6 +73,23 @@ export function gameReport(planned: PlannedGame, outcomes: ReadonlyMap<string, J
     outcome: 'pass',
     seconds,
   };
+  report.warnings.push(...unofferedWarnings(planned, levels));
   report.outcome = gameOutcome(report.levels, report.qualification, report.error);
   return report;
+}
+
+/**
+ * Under the reference policy (the agent sends all seven actions) a level whose unoffered actions
+ * change the state when the engine steps them, taken as staying put: its P(win) is not the engine's.
+ */
+function unofferedWarnings(planned: PlannedGame, levels: readonly LevelReport[]): string[] {
+  const settings = planned.jobs[0]?.settings;
+  if (settings?.policy !== 'reference') return [];
+  return levels.flatMap((l) => {
+    const p = l.explore?.python;
+    const acts = p?.unofferedActs ?? [];
+    if (!p || p.unoffered === 'step' || acts.length === 0) return [];
+    const it = acts.length === 1 ? 'it' : 'them';
+    return [`level ${l.level}: ${acts.join(', ')}, which the game does not offer, ${acts.length === 1 ? 'changes' : 'change'} its state when sent; the reference policy's P(win) takes ${it} as staying put (--unoffered step explores ${it} as the engine steps ${it})`];
+  });
 }

@@ -40,6 +40,8 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
         graphBuilder: r.python.graphBuilder,
         snapshots: r.python.snapshots,
         clicks: r.python.clicks && { ...r.python.clicks },
+        unoffered: r.python.unoffered,
+        unofferedActs: [...(r.python.unofferedActs ?? [])],
       },
     }),
   };

@@ -82,6 +82,11 @@ describe('bad input to any command', () => {
     expectBadInput(cli(['explore', RUIN, '--start-actions', 'ACTION1']), /: --start-actions is for real ARC games/);
     expectBadInput(cli(['random', RUIN, '--identity', 'frame']), /Unknown option '--identity'/);
     expectBadInput(cli(['random', RUIN, '--unoffered', 'stay', '--start-actions', 'ACTION1']), /: --start-actions, --unoffered are for real ARC games/);
+    // a sweep steps unoffered actions for the policy that sends them alone, and leaves no folder for the refusal
+    const out = join(dir, 'sweep-unoffered');
+    expectBadInput(cli(['sweep', '--games', RUIN, '--unoffered', 'step', '--out', out, '--no-history']), /stepped \(--unoffered step\) for the reference policy alone/);
+    expect(existsSync(out)).toBe(false);
+    expectBadInput(cli(['sweep', '--games', RUIN, '--policy', 'greedy', '--out', out]), /--policy must be one of available, reference, got 'greedy'/);
   });
 });
 

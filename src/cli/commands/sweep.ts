@@ -8,7 +8,7 @@ import { parseRedisUrl, PASSWORD_ENV, queueSweep, type QueueSweepEvent } from '.
 import { defaultWorkers } from '../../parallel/index.js';
 import { defaultHistoryPath } from '../../history/index.js';
 import type { Command } from '../main.js';
-import { numberOption, outputDirOption, parse, PYTHON_OPTIONS, pythonOptions, STEP_OPTION, stepTimeoutOption, workersOption } from '../args.js';
+import { numberOption, outputDirOption, parse, policyOption, PYTHON_OPTIONS, pythonOptions, STEP_OPTION, stepTimeoutOption, unofferedOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 
 const USAGE = `Usage: arcgraph sweep [options]
@@ -32,6 +32,12 @@ Options:
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
                        inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
+  --policy P           random policy of every level's P(win), random play and qualification:
+                       available (uniform over the game's actions, default) or reference (the
+                       ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
+  --unoffered U        with --policy reference, what a real ARC game's action it does not offer
+                       does: stay (ARC's convention: nothing, default) or step (as its engine
+                       steps it); a level where such an action acts under stay is warned about
   --workers K          worker threads (default: all cores, from 16 up all but one; with --queue each worker's own)
   --max-memory GB      memory budget of each level's exploration; worker threads get an equal share
                        of it as heap, and a game that allocates past it is "out of memory" (default:
@@ -76,6 +82,8 @@ const command: Command = {
     const p = parse(argv, {
       games: { type: 'string' },
       budget: { type: 'string' },
+      policy: { type: 'string' },
+      unoffered: { type: 'string' },
       workers: { type: 'string' },
       out: { type: 'string' },
       queue: { type: 'string' },
@@ -97,7 +105,9 @@ const command: Command = {
     const json = v.json === true;
     const games = typeof v.games === 'string' ? v.games.split(',').map((g) => g.trim()).filter((g) => g !== '') : undefined;
     if (games?.length === 0) throw new InputError('--games needs at least one game');
-    const python = pythonOptions(v);
+    const policy = policyOption(v);
+    const unoffered = unofferedOption(v);
+    const python = { ...pythonOptions(v), ...(unoffered && { unoffered }) };
     const stepSeconds = stepTimeoutOption(v);
     const maxMemory = numberOption(v, 'max-memory', { min: 0.001, real: true });
     const arcGames = python.arcGames;
@@ -131,7 +141,7 @@ const command: Command = {
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
     const where = target ? `jobs through ${target.display} (shared folder ${shared})` : `${workers} workers`;
-    say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); ${where}`);
+    say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); policy ${policy}${unoffered === 'step' ? ' (unoffered actions stepped)' : ''}; ${where}`);
     const replacing = holdsReport(out) ? ' (the earlier report there is replaced: its pages and reproductions are removed once the games load)' : '';
     say(`reports: ${out}${replacing}${history ? `; history: ${history}` : ''}`);
     const onEvent = (event: SweepEvent | QueueSweepEvent): void => {
@@ -153,8 +163,8 @@ const command: Command = {
       let report;
       try {
         report = target
-          ? await queueSweep({ games, budget, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python })
-          : await sweep({ games, budget, workers, out, baseline, history, signal: stop.signal, onEvent, stepSeconds, maxMemory, ...(arcGames !== undefined && { arcGames }), python });
+          ? await queueSweep({ games, budget, policy, target, shared: shared!, out, baseline, history, signal: stop.signal, onEvent, ...(arcGames !== undefined && { arcGames }), python })
+          : await sweep({ games, budget, policy, workers, out, baseline, history, signal: stop.signal, onEvent, stepSeconds, maxMemory, ...(arcGames !== undefined && { arcGames }), python });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
         if (!outExisted) rmEmptyDir(out);
