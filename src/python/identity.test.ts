@@ -77,6 +77,29 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     expect(await level1(apart('do01'))).toEqual({ nodes: 4, lost: 1, p: '2/3', warning: null });
   });
 
+  it('tells apart what Python tells apart: one list or two, a dict key 0 or "0", a tuple or a list, an int8 or an int, a weakref by what it refers to; and walks a cycle of dicts', async () => {
+    // Truth: a BFS over copy.deepcopy of the game on the real engine, states by a walk of its own
+    // (containers by identity, types exact); wr01 and cy01 also by hand in their files. Before, in
+    // brackets: al01 [3 states, 0/1]: an alias and a copy were one state; js01 [11, 7/30] and js02
+    // [7, 3/8]: JSON text of big tables, int keys as strings, tuples as lists; np01 [2, 0/1]:
+    // numpy values walked as Python ints and int arrays as int8; wr01 [2, 0/1]: by its repr; cy01:
+    // RecursionError.
+    const truth: Record<string, { nodes: number; p: string; shortest: number }> = {
+      al01: { nodes: 12, p: '1/1', shortest: 3 },
+      cy01: { nodes: 4, p: '1/1', shortest: 2 },
+      js01: { nodes: 32, p: '111/350', shortest: 3 },
+      js02: { nodes: 387, p: '8/25', shortest: 2 },
+      np01: { nodes: 8, p: '2/15', shortest: 3 },
+      wr01: { nodes: 4, p: '1/3', shortest: 2 },
+    };
+    for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
+      for (const [id, want] of Object.entries(truth)) {
+        const r = await explore(apart(id, engine), { level: 1, workers: 2 });
+        expect({ id, nodes: r.nodes, p: `${r.pWin.exact!.p}/${r.pWin.exact!.q}`, shortest: r.shortestWin!.length, warning: r.identityWarning?.message ?? null }).toEqual({ id, ...want, warning: null });
+      }
+    }
+  });
+
   it('hands the game a new ActionInput every step (ad01 turns the click into its half of the board in place)', async () => {
     // A shared one carried the rewritten x into the next step of that cell: 4 states, P(win) 0, and a warning blaming the game.
     expect(await level1(apart('ad01'))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });

@@ -2,12 +2,14 @@
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
 import gc
+from itertools import chain
 import json
 import operator
 import random
 import re
 import types
 import warnings
+import weakref
 from enum import Enum
 from hashlib import blake2b
 
@@ -38,6 +40,24 @@ def masked_in_json(text):
         return _MASKED_IN_JSON.search(text) is not None
     return _TEN_DIGITS.search(text) is not None or ('-' in text and _UUID_START.search(text) is not None)
 _JSON = json.JSONEncoder(sort_keys=False, separators=(',', ':'), ensure_ascii=False, check_circular=False)
+_STR = frozenset({str})
+_INT = frozenset({int})
+
+
+def _tuple_token(t):
+    return 't' if t is tuple else 'n' + t.__qualname__ + ';'
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
+def _plain_members(items):
+    """Whether hashable `items` are plain scalars and tuples of them (those types themselves): what
+    JSON tells apart exactly where no list can be (a tuple reads as a list)."""
+    kinds = set(map(type, items))
+    if kinds <= _SCALARS:
+        return True
+    if not kinds <= _SCALARS | {tuple}:
+        return False
+    return all(_plain_members(x) for x in items if type(x) is tuple)
 _LAYER = operator.attrgetter('layer')
 _SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
 
@@ -117,6 +137,9 @@ class _Tracking:
     def get(self, k):
         return self.memo.get(k)
 
+    def __contains__(self, k):
+        return k in self.memo
+
     def __len__(self):
         return len(self.memo)
 
@@ -160,13 +183,16 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden')
+    __slots__ = ('out', 'seen', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden')
 
     def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
         self.layers_change = layers_change
         self.out = []
         self.seen = {}
+        # What `seen` numbers, alive till the walk ends: a temporary freed mid-walk could hand its id
+        # to another, which would read as a back reference.
+        self.keep = []
         self.shared = shared
         self.game_type = game_type
         self.level_type = level_type
@@ -221,6 +247,11 @@ class Walker:
         elif k == FLOAT:
             out.append(b'f' + repr(float(v)).encode() + b';')
         elif k == SEQ or k == DICT:
+            # A list or dict met again is a back reference: two names for one list and two equal
+            # lists are two states (a change through one name shows through the other). Tuples are
+            # values: one met twice is walked twice.
+            if not isinstance(v, tuple) and not self.first_visit(v):
+                return
             if not self.json(v):
                 if t is not list and t is not tuple and t is not dict:
                     out.append(b'/' + t.__qualname__.encode() + b';')
@@ -231,8 +262,11 @@ class Walker:
                     for item in v:
                         self.walk(item)
         elif k == ARRAY:
-            self.walk_array(v)
+            if self.first_visit(v):
+                self.walk_array(v)
         elif k == SET:
+            if t is not frozenset and not self.first_visit(v):
+                return
             # Plain values in their own sorted order, as JSON (canonical, and fast); else each member
             # on its own, sorted by its bytes.
             try:
@@ -241,32 +275,65 @@ class Walker:
                 plain = None
             if plain is not None and len(plain) >= 8:
                 out.append(b'{')
-                if self.json(plain):
+                if self.json(plain, members=True):
                     return
                 out.pop()
             items = sorted(self.key_bytes(x) for x in v)
             out.append(b'{%d:' % len(items))
             out.extend(items)
         elif k == ENUM:
-            out.append(b'e' + t.__qualname__.encode() + b'.' + v.name.encode() + b';')
-        elif k == NPINT:
-            self.walk(int(v))
-        elif k == NPFLOAT:
-            self.walk(float(v))
+            name = v.name
+            if name is not None:
+                out.append(b'e' + t.__qualname__.encode() + b'.' + name.encode() + b';')
+            else:  # a Flag's empty value or a combination without a name of its own: by value
+                out.append(b'e' + t.__qualname__.encode() + b'=')
+                self.walk(v._value_)
+        elif k == NPINT or k == NPFLOAT:
+            # A numpy scalar with its dtype: np.int8(9) * 20 wraps where 9 * 20 does not.
+            out.append(b'n' + v.dtype.str.encode() + b':')
+            self.walk(v.item())
         elif k == BYTES:
             out.append(b'b%d:' % len(v))
             out.append(bytes(v))
         else:
             self.walk_object(v, t)
 
-    def json(self, v):
-        """Plain data (dicts, lists, tuples of strings, numbers, booleans, None) as JSON text (dicts in insertion order), in C:
-        the fast path of big tables. False when `v` holds anything else (or a masked value). Tried only
-        on larger containers whose first item is plain data (a failed try costs more than it saves)."""
+    def first_visit(self, v):
+        """Numbers a mutable container at its first visit and returns True; else writes its back
+        reference (or its registry key: one the host shares)."""
+        key = self.shared.get(id(v))
+        if key is not None:
+            self.out.append(b'S' + repr(key).encode() + b';')
+            return False
+        seen = self.seen
+        ref = seen.get(id(v))
+        if ref is not None:
+            self.out.append(b'r%d;' % ref)
+            return False
+        seen[id(v)] = len(seen)
+        self.keep.append(v)
+        return True
+
+    def json(self, v, members=False):
+        """Plain data as JSON text, in C: the fast path of big tables. Plain: lists, tuples (named ones
+        too), dicts whose keys are all strings or all ints, holding those or strings, numbers,
+        booleans and None (those types themselves). JSON text writes a tuple as a list and an int key
+        as a string: a schema of the containers in walk order (their types, a dict's key type) goes
+        with it, so the text is exact. False when `v` holds anything else, a masked value, or a list
+        or dict met before in this walk (or twice inside it). Tried only on larger containers whose
+        first item is plain data (a failed try costs more than it saves). The lists and dicts inside
+        are numbered as the slow walk would, so a later name for one is a back reference."""
         if len(v) < 8:
             return False
         first = next(iter(v.values())) if isinstance(v, dict) else v[0]
         if _kind(type(first)) > SEQ and _kind(type(first)) != DICT:
+            return False
+        inner = []
+        schema = []
+        if members:  # a set's members, sorted: hashable, so no list or dict inside
+            if not _plain_members(v):
+                return False
+        elif not self.plain(v, inner, set(), schema):
             return False
         try:
             text = _JSON.encode(v)
@@ -274,9 +341,59 @@ class Walker:
             return False
         if masked_in_json(text):
             return False
+        for x in inner:
+            self.seen[id(x)] = len(self.seen)
+            self.keep.append(x)
         b = text.encode('utf-8', 'surrogatepass')
-        self.out.append(b'J%d:' % len(b))
+        shape = ''.join(schema).encode()
+        self.out.append(b'J%d:%d:' % (len(shape), len(b)))
+        self.out.append(shape)
         self.out.append(b)
+        return True
+
+    def plain(self, v, inner, ids, schema):
+        """Whether `v` holds plain data alone (type by type, in C) and no list or dict seen before;
+        collects the lists and dicts inside, and the schema of every container, in walk order."""
+        if isinstance(v, dict):
+            keys = set(map(type, v))
+            if keys <= _STR:
+                schema.append('d')
+            elif keys == _INT:
+                schema.append('i')
+            else:
+                return False
+            items = v.values()
+        else:
+            t = type(v)
+            schema.append('l' if t is list else _tuple_token(t))
+            items = v
+        kinds = set(map(type, items))
+        if kinds <= _SCALARS:
+            return True
+        others = kinds - _SCALARS
+        for tx in others:
+            if not (tx is list or tx is dict or tx is tuple or (issubclass(tx, tuple) and hasattr(tx, '_fields'))):
+                return False
+        if len(kinds) == 1 and issubclass(next(iter(kinds)), tuple):
+            # a table of records (tuples of one class): their scalars' types in one pass, in C
+            if set(map(type, chain.from_iterable(items))) <= _SCALARS:
+                schema.append('%s*%d' % (_tuple_token(next(iter(kinds))), len(items)))
+                return True
+        seen = self.seen
+        for x in items:
+            tx = type(x)
+            if tx is list or tx is dict:
+                i = id(x)
+                if i in ids or i in seen:
+                    return False
+                ids.add(i)
+                inner.append(x)
+            elif tx not in _SCALARS:
+                pass
+            else:
+                continue
+            if not self.plain(x, inner, ids, schema):
+                return False
         return True
 
     def walk_dict(self, d):
@@ -290,22 +407,13 @@ class Walker:
 
     def walk_array(self, a):
         out = self.out
-        kind = a.dtype.kind
-        if kind in 'biu':
-            # Integer arrays by value: int8 and int64 arrays of equal values are equal.
-            if a.dtype.itemsize != 1 or kind == 'u':
-                if a.size == 0 or (a.min() >= -128 and a.max() <= 127):
-                    a = a.astype(np.int8)
-                else:
-                    a = a.astype(np.int64)
-                    out.append(b'w')
-            out.append(b'A' + repr(a.shape).encode() + b':')
-            out.append(np.ascontiguousarray(a).tobytes())
-        elif kind == 'O':
+        if a.dtype.kind == 'O':
             out.append(b'Ao' + repr(a.shape).encode() + b':')
             for x in a.ravel().tolist():
                 self.walk(x)
         else:
+            # dtype, shape, bytes: an int8 and an int64 array of equal values are two states (one
+            # wraps at 127), as are a bool and an int array of 0s and 1s.
             out.append(b'A' + a.dtype.str.encode() + repr(a.shape).encode() + b':')
             out.append(np.ascontiguousarray(a).tobytes())
 
@@ -320,8 +428,14 @@ class Walker:
             out.append(b'r%d;' % ref)
             return
         self.seen[id(v)] = len(self.seen)
+        self.keep.append(v)
         if t is self.sprite_type:
             self.walk_sprite(v)
+            return
+        if isinstance(v, weakref.ref):
+            # what it refers to (None once that is gone), not its address
+            out.append(b'W')
+            self.walk(v())
             return
         if isinstance(v, (types.FunctionType, types.MethodType, types.BuiltinFunctionType, type, types.ModuleType)):
             self.walk_callable(v)
