@@ -344,28 +344,36 @@ describe('the Python bridge on the fixture games', () => {
     expect(lines.map((l) => JSON.parse(l).data)).toEqual([expect.objectContaining({ game_id: 'bin1-v1', action_input: { id: 0, data: {} }, full_reset: true })]);
   });
 
-  it('explores a level lost at its start (the engine steps RESET too) as one lost state, and qualify names the start', async () => {
-    const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+  it('explores a level lost at its start (the engine steps RESET too: level 1 alone) as one lost state, and qualify names the start', async () => {
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'st01'), { engine: FIXTURE_ENGINE });
     opened.push(game);
-    const report = await explore(game, { level: 4, workers: 1 });
+    const report = await explore(game, { level: 1, workers: 1 });
     expect([report.nodes, report.terminals.lost, report.fullyExplored, report.pWin.exact && `${report.pWin.exact.p}/${report.pWin.exact.q}`]).toEqual([1, 1, true, '0/1']);
-    expect(game.status(game.init(4))).toBe('lost');
+    expect(game.status(game.init(1))).toBe('lost');
     const { pythonFuzz } = await import('./fuzz.js');
-    const fuzz = await pythonFuzz(game, { level: 4, seed: 1, firstStream: 0, steps: 100, maxWalkSteps: 10, stepLimitMs: 1000, restepEvery: 10, crossEvery: 10, stepSeconds: 5 }, 1);
+    const fuzz = await pythonFuzz(game, { level: 1, seed: 1, firstStream: 0, steps: 100, maxWalkSteps: 10, stepLimitMs: 1000, restepEvery: 10, crossEvery: 10, stepSeconds: 5 }, 1);
     // The engine ignores actions once the game is over: no walk, no "returned no frame" findings.
-    expect([fuzz.steps, fuzz.faults, fuzz.resetFaults]).toEqual([0, [], [{ check: 'malformed-transition', message: 'the reset state of level 4 has status "lost", not playing' }]]);
+    expect([fuzz.steps, fuzz.faults, fuzz.resetFaults]).toEqual([0, [], [{ check: 'malformed-transition', message: 'the reset state of level 1 has status "lost", not playing' }]]);
+    // A later level is entered by a win, with no RESET and no step: die1's level 4, whose step()
+    // loses, starts playing, and its first action loses (it used to start lost, after a RESET).
+    const die1 = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+    opened.push(die1);
+    const four = await explore(die1, { level: 4, workers: 1 });
+    expect([four.nodes, four.terminals.lost, four.pWin.exact && `${four.pWin.exact.p}/${four.pWin.exact.q}`, four.python!.levelStart]).toEqual([2, 1, '0/1', 'set-level']);
   });
 
   it('explores a level its RESET completes (the game already on the next) as one won state, and random play settles it before a step', async () => {
-    const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'st02'), { engine: FIXTURE_ENGINE });
     opened.push(game);
-    const report = await explore(game, { level: 6, workers: 1 });
+    const report = await explore(game, { level: 1, workers: 1 });
     expect([report.nodes, report.terminals.won, report.shortestWin?.length, report.pWin.exact && `${report.pWin.exact.p}/${report.pWin.exact.q}`]).toEqual([1, 1, 0, '1/1']);
-    expect(game.status(game.init(6))).toBe('won');
+    expect(game.status(game.init(1))).toBe('won');
     const { randomPlay } = await import('../random/index.js');
-    const won = await randomPlay(game, { level: 6, steps: 100, workers: 1 });
+    const won = await randomPlay(game, { level: 1, steps: 100, workers: 1 });
     expect([won.starts, won.episodes, won.wins, won.steps, won.lower]).toEqual(['won', 1, 1, 0, 1]);
-    const lost = await randomPlay(game, { level: 4, steps: 100, workers: 1 });
+    const lostGame = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'st01'), { engine: FIXTURE_ENGINE });
+    opened.push(lostGame);
+    const lost = await randomPlay(lostGame, { level: 1, steps: 100, workers: 1 });
     expect([lost.starts, lost.losses, lost.steps, lost.upper]).toEqual(['lost', 1, 0, 0]);
   });
 

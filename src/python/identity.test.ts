@@ -100,6 +100,19 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it('starts a later level without --start-actions where winning the last one enters it: no RESET, whose step() a game may count (mv01)', async () => {
+    // Level 2's budget of 2 moves counts every step() call: entered by a win, ACTION1 ACTION1 wins (1/4);
+    // started with a RESET (as set-level starts were), one move was gone and no win was reachable.
+    for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
+      const byLevel = await explore(apart('mv01', engine), { level: 2, workers: 1 });
+      const played = apart('mv01', engine);
+      played.setStart(2, [parseAction('ACTION1')], true);
+      const byPath = await explore(played, { level: 2, workers: 1 });
+      expect([byLevel.python!.levelStart, byPath.python!.levelStart]).toEqual(['set-level', 'played']);
+      for (const r of [byLevel, byPath]) expect([r.nodes, `${r.pWin.exact!.p}/${r.pWin.exact!.q}`, r.shortestWin!.actions]).toEqual([6, '1/4', ['ACTION1', 'ACTION1']]);
+    }
+  });
+
   it('hands the game a new ActionInput every step (ad01 turns the click into its half of the board in place)', async () => {
     // A shared one carried the rewritten x into the next step of that cell: 4 states, P(win) 0, and a warning blaming the game.
     expect(await level1(apart('ad01'))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });

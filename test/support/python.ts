@@ -14,7 +14,7 @@ export const fixtureGame = (id: string): string => join(FIXTURE_ENGINE, 'games',
 /** slw1: a game whose steps past the start take two seconds (kept out of games/, which tests sweep whole). */
 export const SLOW_GAME = join(FIXTURE_ENGINE, 'slow', 'slw1');
 
-/** Games that fail beyond a step's exception (kept out of games/, which tests sweep whole): die1 ends its process or starts lost, bin1's constructor raises. */
+/** Games that fail beyond a step's exception (kept out of games/, which tests sweep whole): die1 ends its process or loses at once, bin1's constructor raises. */
 export const faultGame = (id: string): string => join(FIXTURE_ENGINE, 'faults', id);
 
 /** The real engine and games (../shared/arc, or ARCGRAPH_ARC_ENGINE / ARCGRAPH_ARC_GAMES when set). */

@@ -1,8 +1,6 @@
 """Level starts: level 1 is the state after RESET; a later level starts where playing a known winning
-path through the earlier levels leads ('played'), else at the engine's set_level with levels_completed
-set to match ('set-level'). Every root says which start it is."""
-import os
-
+path through the earlier levels leads ('played'), else where the engine's set_level puts it with
+levels_completed set to match ('set-level'). Every root says which start it is."""
 from .runtime import RESET, GameError, settled
 
 
@@ -52,19 +50,18 @@ def _played(rt, level, path):
 
 
 def _set_level(rt, level):
-    """The engine's set_level, levels_completed set to level - 1, then a level-only RESET for its frame."""
+    """The start of `level` as the engine enters it after the previous level's win: levels_completed
+    level - 1, then set_level (next_level counts the win first, so on_set_level sees it), and the frame
+    rendered then. No RESET: the engine runs the game's step() on a RESET too, which a level entered
+    by winning the last one never had (a game counting every action would start one move down)."""
     live = rt.fresh()
     game = live[0]
-    game.set_level(level - 1)
-    game._score = level - 1
-    saved = os.environ.get('ONLY_RESET_LEVELS')
-    os.environ['ONLY_RESET_LEVELS'] = 'true'
-    try:
-        fd = rt.step(live, RESET)
-    finally:
-        if saved is None:
-            del os.environ['ONLY_RESET_LEVELS']
-        else:
-            os.environ['ONLY_RESET_LEVELS'] = saved
+
+    def enter(game):
+        game._score = level - 1
+        game.set_level(level - 1)
+        return game.camera.render(game.current_level.get_sprites())
+
+    frame = rt.run(live, enter, RESET)
     rt.registry.adopt(game)
-    return live, settled(fd)
+    return live, frame

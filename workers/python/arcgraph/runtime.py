@@ -227,6 +227,14 @@ class Runtime:
     def step(self, live, code, limit=None):
         """Plays action `code` on live state [game, rng] in place; returns the engine's FrameDataRaw.
         Raises GameError for an exception, a timeout or running out of memory."""
+        fd = self.run(live, lambda game: game.perform_action(self.action_input(code), raw=True), code, limit)
+        if len(live) > 2:
+            live[2].append(code)
+        return fd
+
+    def run(self, live, call, code, limit=None):
+        """Runs call(game) on live state [game, rng] as a step runs (`code` for the progress line): under
+        the numpy RNG state it carries, within the step's time limit, a fault raised as GameError."""
         rng = live[1]
         if rng is not None:
             np.random.set_state(rng)
@@ -240,7 +248,7 @@ class Runtime:
         if seconds > 0:
             signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            fd = live[0].perform_action(self.action_input(code), raw=True)
+            result = call(live[0])
         except BaseException as err:  # a game's sys.exit or KeyboardInterrupt is its fault too (a real Ctrl-C: _on_sigint)
             raise game_error(err, self.loaded.file, seconds) from None
         finally:
@@ -249,9 +257,7 @@ class Runtime:
         if RNG_USED[0]:
             live[1] = np.random.get_state()
             self.global_at_start = False
-        if len(live) > 2:
-            live[2].append(code)
-        return fd
+        return result
 
     def status(self, game, fd, level):
         """Of a successor while exploring `level`: won once levels_completed passes level-1 (or WIN)."""
