@@ -542,6 +542,40 @@ describe('qualify on a Python game', () => {
   });
 });
 
+describe('a reproduction on a later level of a Python game', () => {
+  it("starts at the game's RESET and plays the earlier levels' wins, as the engine does, where the level's start was played", async () => {
+    const { qualify } = await import('../qualify/index.js');
+    const { readRecording, replayRecording } = await import('../recording/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-pyrp-'));
+    try {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rp01'), { engine: FIXTURE_ENGINE });
+      opened.push(game);
+      game.recordWin(1, [1]);
+      const result = await qualify(game, { level: 2, stepsScale: 0.002, workers: 1, out: dir, search: { maxNodes: 1000, maxSeconds: 10 } });
+      const crash = result.findings.find((f) => f.check === 'exception')!;
+      expect(crash.actions).toEqual(['ACTION1', 'ACTION2']);
+      const recording = readRecording(crash.reproduction!);
+      const lines = readFileSync(crash.reproduction!, 'utf8').trim().split('\n').map((l) => JSON.parse(l).data);
+      // from the game's start: RESET (nothing completed), level 1's win, then the fault's actions
+      expect(lines.map((d) => [d.action_input.id, d.levels_completed])).toEqual([[0, 0], [1, 1], [1, 1], [2, 1]]);
+      expect(replayRecording(game, recording).divergence).toMatchObject({ field: 'crash', step: 4 });
+      // and on the engine itself, from a fresh game, with nothing of arcgraph's: the same fault
+      const script = `import sys; sys.path[:0] = [${JSON.stringify(FIXTURE_ENGINE)}, ${JSON.stringify(join(FIXTURE_ENGINE, 'apart', 'rp01', 'v1'))}]
+from arcengine import ActionInput, GameAction
+from rp01 import Rp01
+g = Rp01()
+try:
+    for a in ${JSON.stringify(lines.map((d) => d.action_input.id))}:
+        g.perform_action(ActionInput(id=GameAction.from_id(a)))
+except ValueError as e:
+    print(e)`;
+      expect(spawnSync('python3', ['-c', script], { encoding: 'utf8' }).stdout.trim()).toBe('rp01 fault at x=1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a sweep of an ARC games folder', () => {
   it('sweeps its games with the Python options, each later level started where the last one’s shortest win leads', async () => {
     const { sweep } = await import('../sweep/index.js');

@@ -1,7 +1,10 @@
 /**
  * Writes a finding's reproduction as an ARC-AGI-3-Agents recording that `arcgraph replay` plays
- * back to the fault. The session starts at the finding's level (its first RESET reports the
- * earlier levels as completed, which is how replay infers the start level). The faulty step is
+ * back to the fault. A real ARC game's later level whose start was played (the earlier levels'
+ * wins) is recorded from the game's RESET through those wins, as the engine plays it: a recording
+ * any ARC tool replays. Otherwise the session starts at the finding's level (its first RESET
+ * reports the earlier levels as completed, which is how arcgraph's replay infers the start level;
+ * the engine itself would start at level 1). The faulty step is
  * written as the session saw it, without the frame when it has no valid JSON form (an invalid
  * frame) or when the step cannot be played here (it threw, or may never return).
  */
@@ -9,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { actionName, GameAction, type Action } from '../engine/index.js';
+import { actionFromCode, actionName, GameAction, type Action } from '../engine/index.js';
 import { repeatFlaky, RESET } from './flaky.js';
 import type { RawFault } from './regimes/context.js';
 import { shrink } from './shrink.js';
@@ -26,10 +29,11 @@ type Line = Omit<RecordedFrameData, 'frame'> & { frame?: number[][][] };
 const actionInput = (action: Action): Line['action_input'] => ({ id: action.id, data: action.id === GameAction.ACTION6 ? { x: action.x, y: action.y } : {} });
 
 export function writeReproduction(path: string, game: Game, level: number, actions: readonly Action[], check: Check): void {
+  const from = playedFrom(game, level, actions);
   let session: ReturnType<typeof openSession> | undefined;
   try {
     // A reset state that was never built (init hung, or ate its thread's memory) is not built again here.
-    if (!(unplayable(check) && actions.length === 0)) session = openSession(game, level);
+    if (!(unplayable(check) && actions.length === 0)) session = openSession(game, from ? 1 : level);
   } catch {
     // init threw: the recording is the RESET that shows it, unplayed.
   }
@@ -44,13 +48,13 @@ export function writeReproduction(path: string, game: Game, level: number, actio
     const before = lines[lines.length - 1];
     // A real ARC game's recordings carry its metadata's full id and the actions it offers, as its sessions' lines do.
     const [gameId, offered] = game instanceof PythonGame ? [game.info.gameId, game.offered] : [game.id, game.actions];
-    const base = before ?? { game_id: gameId, state: 'NOT_FINISHED', levels_completed: level - 1, win_levels: game.levels, guid, available_actions: [...offered] };
+    const base = before ?? { game_id: gameId, state: 'NOT_FINISHED', levels_completed: from ? 0 : level - 1, win_levels: game.levels, guid, available_actions: [...offered] };
     const { frame: _layers, ...rest } = { ...base, frame: undefined };
     return { ...rest, action_input: actionInput(action), full_reset: action.id === GameAction.RESET && !before };
   };
-  const played = [{ id: GameAction.RESET } as Action, ...actions];
+  const played = from ?? [{ id: GameAction.RESET } as Action, ...actions];
   for (const [i, action] of played.entries()) {
-    if (!session || (i === actions.length && unplayable(check))) {
+    if (!session || (i === played.length - 1 && unplayable(check))) {
       lines.push(unplayed(action));
       break;
     }
@@ -66,6 +70,35 @@ export function writeReproduction(path: string, game: Game, level: number, actio
     lines.push(frameProblem(result.frame) ? frameless(result) : frameDataToJson(result, guid));
   }
   writeFileAtomic(path, recordingText(lines as RecordedFrameData[]));
+}
+
+/**
+ * The actions from the game's RESET for a fault on a real ARC game's later level started by its
+ * played path: the path, the fault's actions, and the path again after each RESET the engine takes
+ * as a full reset (one at the level's start, where the action count is 0: back to level 1, where
+ * arcgraph's sessions of a later level go back to that level). Undefined for level 1, a JavaScript
+ * game, or a level started by set_level (no path from the game's start leads there).
+ */
+function playedFrom(game: Game, level: number, actions: readonly Action[]): Action[] | undefined {
+  if (!(game instanceof PythonGame) || level === 1) return undefined;
+  const path = game.startPath(level);
+  try {
+    if (!path || game.root(level).levelStart !== 'played') return undefined;
+  } catch {
+    return undefined; // the start cannot be built: the recording starts at the level, unplayed
+  }
+  const toLevel = path.map(actionFromCode);
+  const out: Action[] = [{ id: GameAction.RESET }, ...toLevel];
+  let atStart = true;
+  for (const action of actions) {
+    out.push(action);
+    if (action.id !== GameAction.RESET) atStart = false;
+    else {
+      if (atStart) out.push(...toLevel);
+      atStart = true;
+    }
+  }
+  return out;
 }
 
 /** Shrinks every fault and writes its reproduction (played on `recorder`: the game, or the same game off this thread); playback findings point at their recording. */
