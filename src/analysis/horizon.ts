@@ -125,11 +125,20 @@ function* floatWithin(
   for (const v of near) prev[v] = Math.max(0, fixed(graph.flags[v]));
   for (let j = 1; j <= k; j++) {
     floatStep(graph, weights, near, fixed, prev, next, direction);
+    // a step that changed nothing changes nothing again (each step is a function of the last): the
+    // rest of the k steps are this one (a graph without cycles gets there at its depth)
+    const still = unchanged(near, prev, next);
     [prev, next] = [next, prev];
+    if (still) break;
     yield;
     if (stop?.requested) break;
   }
   return prev[0];
+}
+
+function unchanged(near: Int32Array, a: Float64Array, b: Float64Array): boolean {
+  for (const u of near) if (a[u] !== b[u]) return false;
+  return true;
 }
 
 /** One step of floatWithin, out of the generator: V8 optimises a plain function's loop better. */

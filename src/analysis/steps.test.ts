@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { lattice, rectangleWin, walkGraph } from '../../test/fixtures/walks.js';
+import { corridor, lattice, rectangleWin, walkGraph } from '../../test/fixtures/walks.js';
+import { graphOf } from '../../test/support/graphs.js';
+import { GameAction } from '../engine/index.js';
+import { NodeFlag } from '../graph/index.js';
 import { analyze, analyzeAsync } from './analyze.js';
 
 describe('the analysis with the event loop turning', () => {
@@ -31,8 +34,8 @@ describe('the analysis with the event loop turning', () => {
   });
 
   it('stops the probability within K actions early on an abort during it, with sound bounds', async () => {
-    // P(win) is exact at once; 50 million steps of the horizon take many seconds
-    const graph = walkGraph(lattice(12, 12, [3, 4], true));
+    // P(win) is exact at once (a fair corridor: 1/2); the horizon's values move for millions of steps
+    const graph = walkGraph(corridor(2000, 1000));
     const whole = analyze(graph, { withinK: 200 });
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 300);
@@ -45,6 +48,24 @@ describe('the analysis with the event loop turning', () => {
     expect(a.withinK!.lower).toBeGreaterThanOrEqual(whole.withinK!.lower);
     expect(a.withinK!.lower).toBeLessThanOrEqual(a.pWin.upper);
     expect(a.withinK!.upper).toBe(a.pWin.upper);
+  });
+
+  it('ends the horizon at once where a step changes nothing: a graph without cycles, K far past its depth', () => {
+    // 0 -ACTION1-> 1 -ACTION1-> win, ACTION2 loses from both: P(win) = 1/4 within any K >= 2
+    const [one, two] = [1 << GameAction.ACTION1, 1 << GameAction.ACTION2];
+    const graph = graphOf([GameAction.ACTION1, GameAction.ACTION2], [
+      { flags: NodeFlag.EXPANDED, edges: [{ to: 1, keys: one }, { to: 3, keys: two }] },
+      { flags: NodeFlag.EXPANDED, edges: [{ to: 2, keys: one }, { to: 3, keys: two }] },
+      { flags: NodeFlag.WON, edges: [] },
+      { flags: NodeFlag.LOST, edges: [] },
+    ]);
+    const started = performance.now();
+    const a = analyze(graph, { withinK: 2_000_000_000 });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(a.withinK!.interrupted).toBeUndefined();
+    expect(a.withinK!.lower).toBeLessThanOrEqual(0.25);
+    expect(a.withinK!.upper).toBeGreaterThanOrEqual(0.25);
+    expect(a.withinK!.upper - a.withinK!.lower).toBeLessThan(1e-12);
   });
 
   it('runs whole when the signal had aborted before it started (the exploration was stopped, its graph is analysed)', async () => {
