@@ -16,3 +16,9 @@ export class GameLoadError extends InputError {
     super(message);
   }
 }
+
+/**
+ * Whether `err` says the work was stopped by the user (Ctrl-C, SIGTERM), not that it failed: a
+ * Python process of a game stopped by such a signal (kind `interrupted`). Commands exit 130 for it.
+ */
+export const isInterrupted = (err: unknown): boolean => err instanceof Error && (err as { kind?: unknown }).kind === 'interrupted';

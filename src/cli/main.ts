@@ -2,7 +2,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ActionError } from '../engine/index.js';
-import { InputError } from '../errors.js';
+import { InputError, isInterrupted } from '../errors.js';
+import { INTERRUPTED } from './interrupt.js';
 import { singleThreadedGc } from './gc.js';
 
 /** A command: runs with its own arguments and returns the exit code. */
@@ -27,7 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 async function usage(): Promise<string> {
   const lines = ['arcgraph: explore and validate ARC-AGI-3-style games', '', 'Usage: arcgraph <command> [options]   (arcgraph <command> --help for details)', '', 'Commands:'];
   for (const [name, load] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(9)} ${(await load()).summary}`);
-  lines.push('', 'Exit codes: 0 success or pass, 1 a verdict failed or a game crashed, 2 bad input.');
+  lines.push('', 'Exit codes: 0 success or pass, 1 a verdict failed or a game crashed, 2 bad input, 130 interrupted', '(Ctrl-C or SIGTERM: the partial result, marked interrupted; a second signal quits at once).');
   return lines.join('\n');
 }
 
@@ -49,6 +50,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await load()).run(rest);
   } catch (err) {
+    // a game's Python processes stopped by the user's Ctrl-C or SIGTERM before there was a result to give
+    if (isInterrupted(err)) {
+      console.error(`arcgraph ${name}: interrupted before there was a result to give (${(err as Error).message})`);
+      return INTERRUPTED;
+    }
     if (err instanceof InputError || err instanceof ActionError) {
       console.error(`arcgraph ${name}: ${err.message}`);
       return 2;

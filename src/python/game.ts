@@ -282,7 +282,8 @@ export class PythonGame implements Game<PyState> {
 }
 
 function openError(err: unknown, options: PythonSettings, file: string): Error {
-  if (!(err instanceof PythonError)) return err as Error;
+  // stopped by the user's Ctrl-C or SIGTERM while it started: an interruption, not bad input
+  if (!(err instanceof PythonError) || err.kind === 'interrupted') return err as Error;
   if (err.kind === 'no-python') return new InputError(noPythonMessage(options));
   if (err.kind === 'load' && err.message.startsWith('no-engine:')) return new InputError(noEngineMessage(options, err.message.slice('no-engine: '.length), file));
   // the game's own files fail (its module on import, its metadata): that game's error in a sweep

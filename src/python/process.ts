@@ -86,6 +86,19 @@ export class PythonError extends Error {
   }
 }
 
+/**
+ * Signals arcgraph never sends its Python processes (it kills them with SIGKILL alone): a process
+ * that died of one was stopped from outside, by a terminal's Ctrl-C (which signals the whole
+ * process group), a pipeline's SIGTERM, a closed terminal. That is the user's stop, never the game's crash.
+ */
+const STOP_SIGNALS: readonly string[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
+/**
+ * The error of a request whose Python process was stopped from outside (see STOP_SIGNALS): kind
+ * `interrupted`, which no stage counts as the game's fault (errors.ts isInterrupted: exit 130).
+ */
+const stoppedFromOutside = (signal: string): PythonError => new PythonError('interrupted', `a Python process of the game was stopped by ${signal}`, { signal });
+
 /** How a game's step failed (the explorer's FaultKind; this stage sits below the explorer). */
 export type PyFaultKind = 'crash' | 'hang' | 'out-of-memory';
 
@@ -188,9 +201,20 @@ export class PythonProcess {
     });
     this.child.on('exit', (code, signal) => {
       this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
-      this.blameStep(code, signal);
-      this.fail(new PythonError('died', `the Python process ${this.exited}${this.lastError()}`));
-      this.heartbeat?.close();
+      const settle = (): void => {
+        // stopped from outside (a Ctrl-C reaches the whole process group): no step is to blame. A
+        // Ctrl-C while Python itself starts (its site imports, before the host handles SIGINT) ends it
+        // with exit code 1 and a KeyboardInterrupt traceback instead.
+        const startInterrupted = code === 1 && this.pending.has(0) && /(^|\n)KeyboardInterrupt\s*$/.test(this.stderrTail);
+        if ((signal && STOP_SIGNALS.includes(signal)) || startInterrupted) this.fail(stoppedFromOutside(signal ?? 'SIGINT'));
+        this.blameStep(code, signal);
+        this.fail(new PythonError('died', `the Python process ${this.exited}${this.lastError()}`));
+        this.heartbeat?.close();
+      };
+      // a death before the hello is read with all its stderr (which may still be in the pipe)
+      const stderr = this.child.stderr!;
+      if (this.pending.has(0) && !stderr.destroyed && !stderr.readableEnded) stderr.once('close', settle);
+      else settle();
     });
     // A write to a process that died is reported by 'exit'; the pipe's own error must not throw.
     this.child.stdin!.on('error', () => undefined);

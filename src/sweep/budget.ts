@@ -22,6 +22,13 @@ export const DEFAULT_BUDGET: Readonly<Budget> = { nodes: 2_500_000, seconds: 30,
  */
 export const DEFAULT_ARC_BUDGET: Readonly<Budget> = { nodes: 20_000, seconds: 6, stepsScale: 0.001, randomSteps: 1_000 };
 
+/**
+ * The budget a sweep starts from: the ARC default when it sweeps the real ARC games of --arc-games
+ * (all of them, or those --games names: their steps are Python's, about a millisecond each), else
+ * the suite's. `--budget` changes it key by key.
+ */
+export const sweepBudget = (options: { arcGames?: string; games?: readonly string[] }): Readonly<Budget> => (options.arcGames !== undefined && options.games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET);
+
 const KEYS: Record<string, keyof Budget> = { nodes: 'nodes', seconds: 'seconds', 'steps-scale': 'stepsScale', 'random-steps': 'randomSteps' };
 
 /** The largest value of each: beyond any run (a year of seconds, 10^15 states or steps, a scale of a million). */

@@ -6,6 +6,7 @@
  * is the job's failure (a worker retries it). Results are plain JSON (they travel through Redis);
  * large outputs go to files under `dir`.
  */
+import { isInterrupted } from '../errors.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeName, parseAction, type Game } from '../engine/index.js';
@@ -153,6 +154,8 @@ async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, 
     const layers = game.render(game.init(level));
     if (layers.length === 0) throw new Error('render gave no layer');
   } catch (err) {
+    // its Python process stopped by the user's Ctrl-C or SIGTERM: the sweep's stop, not the level's crash
+    if (isInterrupted(err)) throw new JobInterrupted();
     result.crash = { actions: [], reason: `the reset state of level ${level} cannot be built or drawn: ${(err as Error).message}`, kind: err instanceof StepTimeout ? 'hang' : 'crash' };
   }
   if (!result.crash) {

@@ -7,18 +7,18 @@
 import { basename } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
-import { GameLoadError, InputError } from '../errors.js';
+import { GameLoadError, InputError, isInterrupted } from '../errors.js';
 import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
 import { arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
-import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET } from './budget.js';
+import { sweepBudget } from './budget.js';
 import { contentHash } from './hashes.js';
 import { gameReport, levelReport, type JobOutcome } from './collect.js';
 import { JobInterrupted, offThread, runJob, thisWorker, type ExploreJobResult, type JobResult, type RunContext } from './jobs.js';
 import { Night, VERSION } from './night.js';
-import { isBroken, planSweep, type BrokenGame, type PlannedGame, type PythonJobOptions, type SweepPlan } from './plan.js';
+import { isBroken, planSweep, type BrokenGame, type JobSettings, type PlannedGame, type PythonJobOptions, type SweepPlan } from './plan.js';
 import { qualifyGame, type Qualifier } from './qualification.js';
 
 export type SweepEvent =
@@ -123,6 +123,20 @@ function pythonJobOptions(options: PythonGameOptions = {}): PythonJobOptions {
   return rest;
 }
 
+/** The settings every job of a night carries. */
+function jobSettings(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit'>, python: boolean): JobSettings {
+  return {
+    budget: { ...sweepBudget(options), ...options.budget },
+    policy: options.policy ?? 'available',
+    threshold: options.threshold ?? DEFAULT_THRESHOLD,
+    seed: options.seed ?? 1,
+    graphLimit: options.graphLimit ?? GRAPH_VIEW_LIMIT,
+    version: VERSION,
+    // what changes a real ARC game's results travels with its jobs; the interpreter and engine are each machine's own
+    ...(python && { python: pythonJobOptions(options.python) }),
+  };
+}
+
 /** The games to sweep, loaded, and the night's plan. */
 export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels' | 'stepSeconds'>): Promise<{ refs: string[]; loaded: (LoadedGame | BrokenGame)[]; plan: SweepPlan }> {
   if (options.python?.unoffered === 'step' && (options.policy ?? 'available') !== 'reference') {
@@ -137,16 +151,7 @@ export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGam
     sources.map(({ loaded: l, source }) =>
       isBroken(l) ? { ref: source, loaded: l, contentHash: null } : { ref: source, loaded: l, contentHash: hashOffThread(l, options.stepSeconds), chained: options.chainLevels?.(l) ?? l.game instanceof PythonGame },
     ),
-    {
-      budget: { ...(options.arcGames !== undefined && options.games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET), ...options.budget },
-      policy: options.policy ?? 'available',
-      threshold: options.threshold ?? DEFAULT_THRESHOLD,
-      seed: options.seed ?? 1,
-      graphLimit: options.graphLimit ?? GRAPH_VIEW_LIMIT,
-      version: VERSION,
-      // what changes a real ARC game's results travels with its jobs; the interpreter and engine are each machine's own
-      ...(loaded.some((l) => !isBroken(l) && l.game instanceof PythonGame) && { python: pythonJobOptions(options.python) }),
-    },
+    jobSettings(options, loaded.some((l) => !isBroken(l) && l.game instanceof PythonGame)),
   );
   return { refs, loaded, plan };
 }
@@ -166,7 +171,8 @@ async function sweepGame(planned: PlannedGame, loaded: LoadedGame, ctx: RunConte
       results.set(job.id, result);
       outcomes.set(job.id, { result });
     } catch (err) {
-      if (err instanceof JobInterrupted) return null;
+      // (a game's Python process stopped by the user's Ctrl-C or SIGTERM: the stop, not the level's error)
+      if (err instanceof JobInterrupted || isInterrupted(err)) return null;
       outcomes.set(job.id, { error: (err as Error)?.message ?? String(err) });
     }
     // a level is reported as soon as its last job is done (before qualification)
@@ -181,7 +187,15 @@ async function sweepGame(planned: PlannedGame, loaded: LoadedGame, ctx: RunConte
 }
 
 export async function sweep(options: SweepOptions): Promise<SweepReport> {
-  const { refs, loaded, plan } = await prepareSweep(options);
+  let prepared;
+  try {
+    prepared = await prepareSweep(options);
+  } catch (err) {
+    if (!isInterrupted(err)) throw err;
+    // Ctrl-C or SIGTERM while the games load (their Python processes stopped by it): an interrupted night of no games, as a stop later leaves one of the games finished
+    prepared = { refs: [...(options.games ?? [])], loaded: [], plan: planSweep([], jobSettings(options, options.arcGames !== undefined)) };
+  }
+  const { refs, loaded, plan } = prepared;
   const workers = options.workers ?? defaultWorkers();
   const night = new Night({
     out: options.out,

@@ -1,11 +1,11 @@
 /** The command line on the Python fixture games (the stand-in engine): games, play, explore's Python options. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
-import { FIXTURE_ENGINE, faultGame, fixtureGame, SLOW_GAME } from '../support/python.js';
+import { FIXTURE_ENGINE, faultGame, fixtureGame, SLOW_GAME, SLOW_START_GAME } from '../support/python.js';
 
 const cli = (args: string[], input?: string) =>
   spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, encoding: 'utf8', input, env: { ...process.env, ARCGRAPH_ARC_ENGINE: FIXTURE_ENGINE, ARCGRAPH_ARC_GAMES: '' } });
@@ -97,5 +97,49 @@ describe('the command line on Python games', () => {
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'max-seconds', nodes: 3 });
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+/**
+ * Runs the CLI in a process group of its own and sends `signal` to the whole group after `afterMs`,
+ * as a terminal's Ctrl-C (or `timeout`'s SIGTERM) reaches Node and its Python processes alike.
+ */
+function signalled(args: string[], signal: NodeJS.Signals, afterMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/src/cli/main.js', ...args], { cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ARCGRAPH_ARC_ENGINE: FIXTURE_ENGINE, ARCGRAPH_ARC_GAMES: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => process.kill(-child.pid!, signal), afterMs);
+    child.on('error', reject);
+    child.on('close', (code, sig) => (clearTimeout(timer), resolve({ code, signal: sig, stdout, stderr })));
+  });
+}
+
+describe('a Ctrl-C while a game\'s Python processes start', () => {
+  // sls1 takes 2 s to import: the group's signal lands while the first process loads the game, or while the workers start
+  it.each([
+    ['SIGINT', 1200],
+    ['SIGINT', 3500],
+    ['SIGTERM', 3500],
+  ] as const)('explore: %s after %i ms is an interruption (exit 130), not the game\'s crash', async (signal, afterMs) => {
+    const r = await signalled(['explore', SLOW_START_GAME, '--workers', '2', '--json'], signal, afterMs);
+    expect([r.code, r.stderr]).toEqual([130, expect.stringMatching(new RegExp(`^arcgraph explore: interrupted before there was a result to give \\(a Python process of the game was stopped by ${signal}\\)\n$|^$`))]);
+    expect(r.stderr).not.toMatch(/crashed|did not start/);
+    // interrupted once the level's start was built: the partial result, marked
+    if (r.stdout !== '') expect(JSON.parse(r.stdout)).toMatchObject({ interrupted: true });
+  });
+
+  it('sweep: a SIGINT while the games load is an interrupted night of no games (exit 130, the reports written), not bad input', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pystart-'));
+    try {
+      const r = await signalled(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'slow'), '--games', 'sls1', '--out', out, '--no-history'], 'SIGINT', 1200);
+      expect([r.code, r.stderr]).toEqual([130, '']);
+      expect(r.stdout).toMatch(/^INTERRUPTED: 0 games/m);
+      expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ status: 'interrupted', games: [] });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

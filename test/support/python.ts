@@ -13,6 +13,8 @@ export const FIXTURE_ENGINE = join(ROOT, 'test', 'fixtures', 'python');
 export const fixtureGame = (id: string): string => join(FIXTURE_ENGINE, 'games', id);
 /** slw1: a game whose steps past the start take two seconds (kept out of games/, which tests sweep whole). */
 export const SLOW_GAME = join(FIXTURE_ENGINE, 'slow', 'slw1');
+/** sls1: a game whose module takes two seconds to import (a Ctrl-C while its Python processes start). */
+export const SLOW_START_GAME = join(FIXTURE_ENGINE, 'slow', 'sls1');
 
 /** Games that fail beyond a step's exception (kept out of games/, which tests sweep whole): die1 ends its process or loses at once, bin1's constructor raises. */
 export const faultGame = (id: string): string => join(FIXTURE_ENGINE, 'faults', id);

@@ -141,6 +141,8 @@ const command: Command = {
     if (clicks !== 'classes' && clicks !== 'all') throw new InputError(`--clicks must be classes or all, got '${String(v.clicks)}'`);
     const level = numberOption(v, 'level', { min: 1 }) ?? 1;
     const unoffered = unofferedOption(v);
+    // before the game opens: a Ctrl-C while a real ARC game's Python processes start is the user's stop (exit 130), not the game's crash
+    const stop = interruption();
     const loaded = await resolveGame(onePositional(p, 'game', 'explore'), { ...pythonOptions(v), identity, clicks, ...(unoffered && { unoffered }) });
     if (isPythonGame(v, loaded, ['identity', 'clicks', 'start-actions', 'unoffered'])) startActionsOption(v, loaded, level);
     const file = v.export as string | undefined;
@@ -149,7 +151,6 @@ const command: Command = {
     const json = v.json === true;
     const policy = policyOption(v);
     const workers = workersOption(v, 'explore');
-    const stop = interruption();
     const bar = progressLine(!json);
     try {
       const { report, graph } = await exploreLevel(loaded, {

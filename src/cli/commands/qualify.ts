@@ -115,8 +115,9 @@ const command: Command = {
     const workers = workersOption(v, 'qualify');
     const out = outputDirOption(v, 'out');
     const shown = progress(!v.json);
-    const loaded = await resolveGame(ref, pythonOptions(v));
+    // before the game opens: a Ctrl-C while a real ARC game's Python processes start is the user's stop (exit 130), not the game's crash
     const stop = interruption();
+    const loaded = await resolveGame(ref, pythonOptions(v));
     try {
       const r = await qualify(loaded, {
         level: numberOption(v, 'level', { min: 1 }),

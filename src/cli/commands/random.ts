@@ -78,10 +78,11 @@ const command: Command = {
     const policy = policyOption(v);
     const level = numberOption(v, 'level', { min: 1 }) ?? 1;
     const unoffered = unofferedOption(v);
+    // before the game opens: a Ctrl-C while a real ARC game's Python processes start is the user's stop (exit 130), not the game's crash
+    const stop = interruption();
     const loaded = await resolveGame(onePositional(p, 'game', 'random'), { ...pythonOptions(v), ...(unoffered && { unoffered }) });
     if (isPythonGame(v, loaded, ['start-actions', 'unoffered'])) startActionsOption(v, loaded, level);
     const workers = workersOption(v, 'random');
-    const stop = interruption();
     try {
       const r = await randomPlay(loaded, {
         level,
