@@ -27,7 +27,7 @@ export const DEFAULT_ARC_BUDGET: Readonly<Budget> = { nodes: 20_000, seconds: 6,
  * (all of them, or those --games names: their steps are Python's, about a millisecond each), else
  * the suite's. `--budget` changes it key by key.
  */
-export const sweepBudget = (options: { arcGames?: string; games?: readonly string[] }): Readonly<Budget> => (options.arcGames !== undefined && options.games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET);
+export const sweepBudget = (options: { arcGames?: string }): Readonly<Budget> => (options.arcGames !== undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET);
 
 const KEYS: Record<string, keyof Budget> = { nodes: 'nodes', seconds: 'seconds', 'steps-scale': 'stepsScale', 'random-steps': 'randomSteps' };
 

@@ -6,8 +6,11 @@ import { GameAction, parseAction } from '../engine/actions.js';
 import { loadGame } from '../suite/loader.js';
 import { RUIN_LEVELS } from '../../test/fixtures/ruin.js';
 import { parseReport, type SweepReport } from '../report/schema.js';
-import { parseBudget } from './budget.js';
-import { sweep, type SweepOptions } from './sweep.js';
+import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, parseBudget } from './budget.js';
+import { prepareSweep, sweep, type SweepOptions } from './sweep.js';
+import { isBroken } from './plan.js';
+import { PythonGame } from '../python/index.js';
+import { FIXTURE_ENGINE } from '../../test/support/python.js';
 import { stubQualifier } from '../../test/support/sweep.js';
 import { clopperPearson } from '../random/clopper-pearson.js';
 import { tempFolders } from '../../test/support/temp.js';
@@ -233,5 +236,20 @@ describe('parseBudget', () => {
     for (const bad of ['node=5', 'nodes', 'nodes=1.5', 'seconds=-1', 'steps-scale=x', 'nodes=5=6', '', 'nodes=1e99', 'random-steps=1e16', 'seconds=1e300', 'nodes=10,nodes=20']) {
       expect(() => parseBudget(bad), bad).toThrow(/--budget/);
     }
+  });
+});
+
+describe('the budget a sweep starts from', () => {
+  const budgetOf = async (options: Parameters<typeof prepareSweep>[0]) => {
+    const { loaded, plan } = await prepareSweep(options);
+    for (const l of loaded) if (!isBroken(l) && l.game instanceof PythonGame) l.game.close();
+    return plan.settings.budget;
+  };
+  const arc = { arcGames: join(FIXTURE_ENGINE, 'games'), python: { engine: FIXTURE_ENGINE } };
+
+  it("is the ARC default for the games of --arc-games, all of them or those --games names (it was the suite's 2,000,000 random steps a level for a named one)", async () => {
+    expect(await budgetOf({ ...arc, games: ['hid1'] })).toEqual(DEFAULT_ARC_BUDGET);
+    expect(await budgetOf({ ...arc, games: ['hid1'], budget: { seconds: 2 } })).toEqual({ ...DEFAULT_ARC_BUDGET, seconds: 2 });
+    expect(await budgetOf({ games: [fixture('ruin')] })).toEqual(DEFAULT_BUDGET);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { headline, holdsReport, levelLine, readBaseline, REPORT_FILES } from '../../report/index.js';
-import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget } from '../../sweep/index.js';
+import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget, sweepBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
 import { parseRedisUrl, PASSWORD_ENV, queueSweep, type QueueSweepEvent } from '../../queue/index.js';
 import { defaultWorkers } from '../../parallel/index.js';
@@ -23,15 +23,17 @@ Options:
   --games a,b          suite game ids, game module paths or ARC game folders (default: the whole
                        suite, or every game of --arc-games)
   --arc-games DIR      sweep the real ARC-AGI-3 games of an environment_files tree (<id>/<version>/
-                       <id>.py beside metadata.json; --games may then name them by id); without
-                       --games, their budget defaults to ${formatBudget(DEFAULT_ARC_BUDGET)}
+                       <id>.py beside metadata.json; --games may then name them by id); the
+                       budget then defaults to ${formatBudget(DEFAULT_ARC_BUDGET)}
+                       (Python steps: about a millisecond each), whatever --games names
   --python PATH        the Python interpreter of ARC games (default python3; the engine from its
                        packages or ARCGRAPH_ARC_ENGINE)
   --graph-builder      set ARC games' GRAPH_BUILDER flag (undo history and animations off)
   --budget SPEC        nodes=N,seconds=S,steps-scale=X,random-steps=N (any subset): states and
                        seconds of exploration per level, fraction of the qualification regimes'
                        step counts, random steps that settle a level the graph leaves
-                       inconclusive (default ${formatBudget(DEFAULT_BUDGET)})
+                       inconclusive (default ${formatBudget(DEFAULT_BUDGET)};
+                       with --arc-games the ARC default above)
   --policy P           random policy of every level's P(win), random play and qualification:
                        available (uniform over the game's actions, default) or reference (the
                        ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
@@ -111,7 +113,7 @@ const command: Command = {
     const stepSeconds = stepTimeoutOption(v);
     const maxMemory = numberOption(v, 'max-memory', { min: 0.001, real: true });
     const arcGames = python.arcGames;
-    const base = arcGames !== undefined && games === undefined ? DEFAULT_ARC_BUDGET : DEFAULT_BUDGET;
+    const base = sweepBudget({ arcGames });
     const budget = typeof v.budget === 'string' ? parseBudget(v.budget, base) : { ...base };
     const target = typeof v.queue === 'string' ? parseRedisUrl(v.queue, process.env) : undefined;
     // the workers run the games: these are each worker's own (arcgraph worker takes them), not the night's
