@@ -81,6 +81,7 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
       clearInterval(renew);
       if ((await redis.get(lockKey)) === me) await redis.del(lockKey);
     });
+    emit({ kind: 'start' });
 
     const work = new Queue<WorkData, JobResult>(WORK_QUEUE, { connection: conn, prefix: PREFIX });
     work.on('error', () => undefined);

@@ -22,6 +22,8 @@ import { isBroken, planSweep, type BrokenGame, type JobSettings, type PlannedGam
 import { qualifyGame, type Qualifier } from './qualification.js';
 
 export type SweepEvent =
+  /** The games are loaded (and a queue reached): no bad input of the night is left to find. */
+  | { kind: 'start' }
   | { kind: 'level'; game: string; level: LevelReport }
   | { kind: 'qualifying'; game: string }
   | { kind: 'warning'; message: string }
@@ -196,6 +198,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     prepared = { refs: [...(options.games ?? [])], loaded: [], plan: planSweep([], jobSettings(options, options.arcGames !== undefined)) };
   }
   const { refs, loaded, plan } = prepared;
+  options.onEvent?.({ kind: 'start' });
   const workers = options.workers ?? defaultWorkers();
   const night = new Night({
     out: options.out,

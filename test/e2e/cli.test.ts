@@ -21,7 +21,7 @@ function cli(args: string[], input = '') {
 
 /** Bad input: exit code 2 and exactly one line on stderr, no stack trace. */
 function expectBadInput(r: ReturnType<typeof cli>, message: string | RegExp): void {
-  expect(r.status).toBe(2);
+  expect(r.status, r.stderr).toBe(2);
   const lines = r.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
   // The command is named once, by main.
@@ -87,6 +87,16 @@ describe('bad input to any command', () => {
     expectBadInput(cli(['sweep', '--games', RUIN, '--unoffered', 'step', '--out', out, '--no-history']), /stepped \(--unoffered step\) for the reference policy alone/);
     expect(existsSync(out)).toBe(false);
     expectBadInput(cli(['sweep', '--games', RUIN, '--policy', 'greedy', '--out', out]), /--policy must be one of available, reference, got 'greedy'/);
+  });
+
+  it("sweep: bad input found while loading the games is that one line, not after the sweep's header lines", () => {
+    const out = join(dir, 'sweep-bad-games');
+    for (const args of [['--games', 'zz99'], ['--arc-games', join(dir, 'no-such-folder')]]) {
+      const r = cli(['sweep', ...args, '--out', out, '--no-history']);
+      expectBadInput(r, /unknown game 'zz99'|no ARC games in /);
+      expect(r.stdout).toBe('');
+    }
+    expect(existsSync(out)).toBe(false);
   });
 });
 

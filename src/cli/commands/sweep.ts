@@ -143,10 +143,13 @@ const command: Command = {
     // human output goes to stdout, or to stderr under --json so stdout stays one JSON object
     const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
     const where = target ? `jobs through ${target.display} (shared folder ${shared})` : `${workers} workers`;
-    say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); policy ${policy}${unoffered === 'step' ? ' (unoffered actions stepped)' : ''}; ${where}`);
-    const replacing = holdsReport(out) ? ' (the earlier report there is replaced: its pages and reproductions are removed once the games load)' : '';
-    say(`reports: ${out}${replacing}${history ? `; history: ${history}` : ''}`);
     const onEvent = (event: SweepEvent | QueueSweepEvent): void => {
+      // said once the games load: bad input found while loading them is one line on stderr alone
+      if (event.kind === 'start') {
+        say(`sweep: ${games ? games.join(', ') : arcGames !== undefined ? `the ARC games of ${arcGames}` : 'the whole suite'}; budget ${formatBudget(budget)} (per level: states, seconds; qualification steps scale); policy ${policy}${unoffered === 'step' ? ' (unoffered actions stepped)' : ''}; ${where}`);
+        const replacing = holdsReport(out) ? ' (the earlier report there is replaced: its pages and reproductions are removed)' : '';
+        say(`reports: ${out}${replacing}${history ? `; history: ${history}` : ''}`);
+      }
       if (event.kind === 'qualifying') say(`${event.game}: levels explored, qualifying...`);
       if (event.kind === 'queued') say(`queued ${event.jobs} jobs (${event.reused} done before, reused); waiting for workers`);
       if (event.kind === 'job') say(`  ${event.job.game} ${event.job.level === null ? '' : `level ${event.job.level} `}${event.job.stage}: ${event.state} ${event.detail}`.trimEnd());
