@@ -132,7 +132,6 @@ describe('arcgraph play (script on stdin)', () => {
   });
 
   it.each([
-    ['an unavailable action', RUIN, 'ACTION4\nACTION1\n', /stdin line 2: ACTION1 is not available in ruin \(available: ACTION3, ACTION4\)/],
     ['a click outside 0..63', LIGHTS, 'ACTION6 64 3\n', /stdin line 1: click outside the grid: \(64, 3\)/],
     ['a negative click', LIGHTS, '\nACTION6 3 -1\n', /stdin line 2: click outside the grid/],
     ['a click without a cell', LIGHTS, 'ACTION6\n', /stdin line 1: ACTION6 needs a cell/],
@@ -142,6 +141,17 @@ describe('arcgraph play (script on stdin)', () => {
     const rec = join(dir, 'never.recording.jsonl');
     expectBadInput(cli(['play', game, '--record', rec], script), message);
     expect(existsSync(rec)).toBe(false);
+  });
+
+  it('plays an unavailable action as replay does (a step that changes nothing), says so, and keeps the recording (it was exit 2, the session lost)', () => {
+    const rec = join(dir, 'ruin.unavailable.play.jsonl');
+    const r = cli(['play', RUIN, '--record', rec], 'ACTION4\nACTION1\nACTION4\nquit\n');
+    expect([r.status, r.stderr]).toEqual([0, `recorded 4 steps to ${rec}\n`]);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[2]).toMatch(/^ACTION1 \(not available in ruin: played as the engine plays it, the state unchanged\) -> ruin .* \| actions 3 \|/);
+    expect(readFileSync(rec, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).data.action_input.id)).toEqual([0, 4, 1, 4]);
+    const replayed = cli(['replay', rec, '--game', RUIN, '--json']);
+    expect([replayed.status, JSON.parse(replayed.stdout).reproduced]).toEqual([0, true]);
   });
 
   it('leaves no recording when the game crashes (exit 1)', () => {

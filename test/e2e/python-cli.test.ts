@@ -30,6 +30,20 @@ describe('the command line on Python games', () => {
     expect(lines[7]).toMatch(/^RESET -> .*level 1\/2 \| NOT_FINISHED \| completed 0/);
   });
 
+  it('plays an action the game does not offer as the engine steps it, and keeps the recording (it was exit 2, the session lost)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyplay-'));
+    try {
+      const rec = join(out, 'hid1.jsonl');
+      const r = cli(['play', fixtureGame('hid1'), '--record', rec], 'ACTION2\nACTION7\nACTION2\nquit\n');
+      expect([r.status, r.stderr]).toEqual([0, `recorded 4 steps to ${rec}\n`]);
+      expect(r.stdout.trim().split('\n')[2]).toMatch(/^ACTION7 \(not available in hid1: played as the engine plays it, its perform_action decides\) -> hid1 /);
+      const replayed = cli(['replay', rec, '--game', fixtureGame('hid1'), '--json']);
+      expect([replayed.status, JSON.parse(replayed.stdout).reproduced]).toEqual([0, true]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('explores with all cells, from a given start, and says which', () => {
     const all = JSON.parse(cli(['explore', fixtureGame('clk1'), '--clicks', 'all', '--workers', '1', '--json']).stdout);
     expect(all.python.clicks).toMatchObject({ method: 'all-cells', partition: 'exact' });

@@ -14,8 +14,8 @@ import { TERM, clickCell, parseKeys, renderFrame, type KeyEvent } from '../termi
 
 const USAGE = `Usage: arcgraph play <game> [--level N] [--record FILE]
 
-Plays a game in the terminal, in the ARC palette. <game> is a suite id or a path to a JavaScript
-module whose default export is a game.
+Plays a game in the terminal, in the ARC palette. <game> is a suite id, a path to a JavaScript
+module whose default export is a game, or a real ARC game (see below).
   --level N      start at level N (a full reset returns there)
   --record FILE  write an ARC-AGI-3-Agents style recording of the session on exit
   --step-timeout S  a game step or render that does not return within S seconds is a hang: the
@@ -28,7 +28,9 @@ clicks, c or escape leaves), q = quit.
 
 When stdin is not a terminal, commands are read from it, one per line: ACTION1 .. ACTION7,
 ACTION6 <x> <y>, RESET, quit (blank lines and # comments are skipped); a status line is printed
-after each.
+after each. An action the game does not offer is played as replay plays it (agents send them): as
+the engine plays it, a step that leaves the state unchanged (a real ARC game's perform_action
+decides), and it is recorded.
 SIGTERM (or SIGINT) ends the session as quitting does, the recording still written, exit 130.
 
 A real ARC game is played with the engine's own perform_action (RESET rules, level progression).
@@ -47,7 +49,9 @@ export class Player {
     readonly game: Game,
     level: number,
   ) {
-    this.session = openSession(game, level);
+    // An action the game does not offer is played as replay plays it (agents send them): as the
+    // engine plays it, a step that leaves the state unchanged (a real ARC game's perform_action decides).
+    this.session = openSession(game, level, { acceptUnavailable: true });
     this.last = this.act({ id: GameAction.RESET });
   }
 
@@ -164,9 +168,15 @@ async function playScript(player: Player, signal: AbortSignal): Promise<void> {
       if (err instanceof ActionError) throw new InputError(`${where}: ${err.message}`);
       throw err;
     }
-    console.log(`${actionName(action)} -> ${player.statusLine()}`);
+    console.log(`${actionName(action)}${offered(player.game, action) ? '' : unofferedNote(player.game)} -> ${player.statusLine()}`);
   }
 }
+
+/** Whether the game offers `action` (RESET always). */
+const offered = (game: Game, action: Action): boolean => action.id === GameAction.RESET || game.actions.includes(action.id as never);
+
+/** What the status line says of an action the game does not offer. */
+const unofferedNote = (game: Game): string => ` (not available in ${game.id}: played as the engine plays it, ${game instanceof PythonGame ? 'its perform_action decides' : 'the state unchanged'})`;
 
 /** Interactive play in a raw-mode terminal; resolves on quit or abort, rejects (terminal restored) if the game throws. */
 function playInteractive(player: Player, signal: AbortSignal): Promise<void> {
@@ -182,7 +192,7 @@ function playInteractive(player: Player, signal: AbortSignal): Promise<void> {
   const act = (action: Action): void => {
     try {
       const result = player.act(action);
-      message = `${actionName(action)}${result.frame.length > 1 ? ` (${result.frame.length} frames)` : ''}`;
+      message = `${actionName(action)}${offered(player.game, action) ? '' : unofferedNote(player.game)}${result.frame.length > 1 ? ` (${result.frame.length} frames)` : ''}`;
       if (result.state === 'WIN') message += ': game complete! r plays again, q quits';
       if (result.state === 'GAME_OVER') message += ': game over, r resets the level';
     } catch (err) {
