@@ -6,7 +6,7 @@
 import { InputError } from '../errors.js';
 import { checkedBytes, checkedStatus, fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
 import { workerCount, type Watchdog } from '../parallel/index.js';
-import { arcGameById, arcGameFile, arcGameWithoutMetadata, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
+import { arcFolderProblem, arcGameById, arcGameFile, arcGameWithoutMetadata, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
 import { loadGame, suiteModule, type LoadedGame } from '../suite/index.js';
 import { expandBatch } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
@@ -37,6 +37,8 @@ export async function resolveGame(ref: string, python: PythonGameOptions & { arc
   if (file) return openPythonGame(file, python);
   // an ARC game without its metadata.json: say so, not what importing its folder as a module says
   if (arcGameWithoutMetadata(ref)) return openPythonGame(ref, python);
+  // a folder is no JavaScript module (Node imports none): an ARC id folder of several versions, or one holding no game, says so
+  if (arcFolderProblem(ref)) return openPythonGame(ref, python);
   return loadGame(ref);
 }
 

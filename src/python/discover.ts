@@ -115,17 +115,48 @@ export function arcGameWithoutMetadata(ref: string): string | undefined {
 export const noMetadataMessage = (file: string): string =>
   `${join(dirname(file), 'metadata.json')} is missing beside ${basename(file)}: an ARC game is its <id>.py beside its metadata.json (game_id, title, baseline_actions...)`;
 
-/** The games of an environment_files tree (`<id>/<version>/<id>.py`), one per id (its last version), sorted by id. */
+/**
+ * The version folders of an ARC game's `<id>/` folder (those holding `<id>.py`), sorted. ARC's
+ * environment_files tree gives each game id a folder of versions named by their hash (tu93/2b534c15/):
+ * their names carry no order, so an id folder holding two is ambiguous and refused (openPythonGame
+ * names them), never resolved to one silently.
+ */
+export function arcVersions(idFolder: string): string[] {
+  const path = resolve(idFolder);
+  if (!isDir(path)) return [];
+  const id = basename(path);
+  return readdirSync(path).filter((v) => isFile(join(path, v, `${id}.py`))).sort();
+}
+
+/**
+ * The games of an environment_files tree (`<id>/<version>/<id>.py`), sorted by id: each id's version
+ * folder, or its id folder itself when it holds no version or several (opening it then says which:
+ * that game's error in a sweep or a listing, not a game skipped without a word). Hidden folders
+ * and `__pycache__` are not games.
+ */
 export function arcGamesIn(dir: string): string[] {
   const root = resolve(dir);
   if (!isDir(root)) return [];
   const games: string[] = [];
   for (const id of readdirSync(root).sort()) {
-    if (!isDir(join(root, id))) continue;
-    const versions = readdirSync(join(root, id)).filter((v) => isFile(join(root, id, v, `${id}.py`))).sort();
-    if (versions.length > 0) games.push(join(root, id, versions[versions.length - 1]));
+    if (id.startsWith('.') || id.startsWith('__') || !isDir(join(root, id))) continue;
+    const versions = arcVersions(join(root, id));
+    games.push(versions.length === 1 ? join(root, id, versions[0]) : join(root, id));
   }
   return games;
+}
+
+/**
+ * Why `ref`, a folder, is no ARC game arcgraph can open, as one line; undefined when it is one or
+ * is not a folder. An id folder with several versions names them, one with none says so.
+ */
+export function arcFolderProblem(ref: string): string | undefined {
+  const path = resolve(ref);
+  if (!isDir(path) || arcGameFile(path)) return undefined;
+  const id = basename(path);
+  const versions = arcVersions(path);
+  if (versions.length > 1) return `${id} holds ${versions.length} versions (${versions.join(', ')}): name one, e.g. ${join(ref, versions[versions.length - 1])} (ARC's version folders are named by their hash, in no order: arcgraph does not pick one)`;
+  return `${ref} holds no ARC game: an ARC game is an <id>/<version>/ folder holding <id>.py beside its metadata.json (or that <id>.py); a JavaScript game is a module file`;
 }
 
 /** The ARC games folder: --arc-games, else ARCGRAPH_ARC_GAMES. */
@@ -134,6 +165,10 @@ export const arcGamesDir = (given?: string): string | undefined => given ?? (pro
 /** An ARC game by id in the games folder (`tu93` -> <dir>/tu93/<version>), or undefined. */
 export function arcGameById(id: string, dir?: string): string | undefined {
   const root = arcGamesDir(dir);
-  if (!root || !/^[a-z0-9]{4}$/i.test(id)) return undefined;
-  return arcGamesIn(root).find((g) => basename(dirname(g)) === id.toLowerCase());
+  if (!root || /[\\/]/.test(id) || id.startsWith('.')) return undefined;
+  const folder = [join(resolve(root), id), join(resolve(root), id.toLowerCase())].find(isDir);
+  if (!folder) return undefined;
+  const versions = arcVersions(folder);
+  // several versions, or none: the id folder itself (opening it names the problem)
+  return versions.length === 1 ? join(folder, versions[0]) : folder;
 }

@@ -3,11 +3,11 @@
  * from the host's hello, the contract's functions as synchronous requests to a dedicated process
  * (for the sequential algorithms), and the heavy kernels (expand, walks, fuzz) on a pool of processes.
  */
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { actionCode, type Action, type PlayerAction } from '../engine/index.js';
 import type { Frame, Game, SessionOptions, Status } from '../engine/index.js';
 import { GameLoadError, InputError } from '../errors.js';
-import { arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
+import { arcFolderProblem, arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
 import { PythonPool } from './pool.js';
 import { PythonError, type RunningStep } from './process.js';
 import type { Message } from './protocol.js';
@@ -296,6 +296,9 @@ export function openPythonGame(ref: string, options: PythonGameOptions = {}): Py
   const file = arcGameFile(ref);
   const bare = file ? undefined : arcGameWithoutMetadata(ref);
   if (bare) throw new GameLoadError(basename(bare).replace(/\.py$/, ''), noMetadataMessage(bare));
+  // an id folder of several versions, or none: that game's error (a sweep or a listing goes on with the others)
+  const problem = file ? undefined : arcFolderProblem(ref);
+  if (problem) throw new GameLoadError(basename(resolve(ref)), problem);
   if (!file) throw new InputError(`${ref} is not an ARC game (an <id>/<version>/ folder, or the <id>.py beside its metadata.json)`);
   return new PythonGame(file, options);
 }

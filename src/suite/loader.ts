@@ -1,5 +1,5 @@
 /** The game suite and game modules: ids and module paths to loaded, validated games. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -62,6 +62,10 @@ export async function loadGame(ref: string, version?: string): Promise<LoadedGam
   }
   const module = suite ?? resolve(ref);
   if (!suite && !existsSync(module)) throw new InputError(`no such game module: ${ref}`);
+  // what Node would refuse in its own words (a folder, a .json): not a JavaScript module at all
+  if (!suite && (statSync(module).isDirectory() || !/\.[cm]?[jt]s$/.test(module))) {
+    throw new InputError(`${ref} is not a game: give a JavaScript module file (.js, .mjs, .cjs) whose default export is a game, a suite id, or a real ARC game (an <id>/<version>/ folder, or the <id>.py beside its metadata.json)`);
+  }
   const runnable = version === undefined ? runnableModule(module) : freshModule(runnableModule(module), version);
   // the module's own faults are the game's (a sweep reports them as its error and goes on)
   const id = suite ? ref : basename(module).replace(/\.[cm]?[jt]s$/, '');

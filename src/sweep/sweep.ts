@@ -8,8 +8,8 @@ import { basename } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { GameLoadError, InputError, isInterrupted } from '../errors.js';
-import { loadGame, type LoadedGame, suiteIds } from '../suite/index.js';
-import { arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
+import { loadGame, type LoadedGame, suiteIds, suiteModule } from '../suite/index.js';
+import { arcFolderProblem, arcGameById, arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
@@ -75,16 +75,18 @@ export async function loadAll(refs: readonly string[], arc: { arcGames?: string;
 
 async function loadSources(refs: readonly string[], arc: { arcGames?: string; python?: PythonGameOptions }): Promise<{ loaded: LoadedGame | BrokenGame; source: string }[]> {
   const loaded: { loaded: LoadedGame | BrokenGame; source: string }[] = [];
-  const byId = (ref: string): string | undefined => (arc.arcGames !== undefined && !/[\\/]/.test(ref) ? arcGamesIn(arc.arcGames).find((g) => g.split('/').at(-2) === ref) : undefined);
+  const byId = (ref: string): string | undefined => (arc.arcGames !== undefined && !suiteModule(ref) ? arcGameById(ref, arc.arcGames) : undefined);
   try {
     for (const ref of refs) {
       const folder = byId(ref);
       const file = arcGameFile(ref) ?? (folder && arcGameFile(folder));
+      // a folder of the tree, or given, that holds several versions or no game: that game's error
+      const problem = file ? undefined : arcFolderProblem(folder ?? ref);
       // an ARC game named by its id is found again (replay, the queue's workers) by its folder
       const source = folder ?? ref;
       try {
-        if (file) {
-          const game = openPythonGame(file, arc.python);
+        if (file || problem) {
+          const game = openPythonGame(file ?? folder ?? ref, arc.python);
           loaded.push({ loaded: { game, module: game.file }, source });
         } else {
           const bare = arcGameWithoutMetadata(folder ?? ref);

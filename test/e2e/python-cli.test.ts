@@ -1,6 +1,6 @@
 /** The command line on the Python fixture games (the stand-in engine): games, play, explore's Python options. */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,41 @@ describe('the command line on Python games', () => {
       expect([replayed.status, JSON.parse(replayed.stdout).reproduced]).toEqual([0, true]);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('names the versions of a game folder holding two, and a game folder holding none, instead of picking one or skipping it', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'arcgraph-pytree-'));
+    try {
+      // hid1 twice (v1, v2), gen1 once, and an empty folder: ARC's version folders carry no order
+      for (const v of ['v1', 'v2']) cpSync(join(fixtureGame('hid1'), 'v1'), join(tree, 'hid1', v), { recursive: true });
+      cpSync(fixtureGame('gen1'), join(tree, 'gen1'), { recursive: true });
+      mkdirSync(join(tree, 'emp1'));
+      const games = cli(['games', '--arc-games', tree, '--json']);
+      expect(games.status).toBe(1);
+      expect(JSON.parse(games.stdout).map((g: { id: string }) => g.id)).toEqual(['gen1']);
+      expect(games.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/^arcgraph games: emp1 \(.*emp1\) cannot be loaded: .*emp1 holds no ARC game: /),
+        expect.stringMatching(/^arcgraph games: hid1 \(.*hid1\) cannot be loaded: hid1 holds 2 versions \(v1, v2\): name one, e\.g\. .*hid1\/v2 /),
+      ]);
+      // the id folder, or the id in --arc-games: one line naming them (it was Node's 'Directory import ... is not supported')
+      for (const args of [[join(tree, 'hid1')], ['hid1', '--arc-games', tree]]) {
+        const r = cli(['explore', ...args]);
+        expect([r.status, r.stdout, r.stderr]).toEqual([2, '', expect.stringMatching(/^arcgraph explore: hid1 holds 2 versions \(v1, v2\): name one[^\n]*\n$/)]);
+      }
+      const empty = cli(['explore', join(tree, 'emp1')]);
+      expect([empty.status, empty.stderr]).toEqual([2, expect.stringMatching(/^arcgraph explore: .*emp1 holds no ARC game: [^\n]*\n$/)]);
+      const json = cli(['explore', join(tree, 'gen1', 'v1', 'metadata.json')]);
+      expect([json.status, json.stderr]).toEqual([2, expect.stringMatching(/^arcgraph explore: .*metadata\.json is not a game: [^\n]*\n$/)]);
+      // a sweep reports each as that game's error, as it does other broken games, and sweeps the rest
+      const out = `${tree}-out`;
+      const sweep = cli(['sweep', '--arc-games', tree, '--out', out, '--no-history', '--budget', 'nodes=200,seconds=2,steps-scale=0.001,random-steps=0', '--json']);
+      expect(sweep.status).toBe(1);
+      const report = JSON.parse(sweep.stdout) as { games: { game: string; error: string | null }[] };
+      expect(report.games.map((g) => [g.game, g.error?.replace(/:.*/, '') ?? null])).toEqual([['emp1', expect.stringMatching(/emp1 holds no ARC game$/)], ['gen1', null], ['hid1', 'hid1 holds 2 versions (v1, v2)']]);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+      rmSync(`${tree}-out`, { recursive: true, force: true });
     }
   });
 
