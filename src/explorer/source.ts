@@ -6,8 +6,8 @@
 import { InputError } from '../errors.js';
 import { checkedBytes, checkedStatus, fingerprintInto, initIdentity, type Game, type Status } from '../engine/index.js';
 import { workerCount, type Watchdog } from '../parallel/index.js';
-import { arcFolderProblem, arcGameById, arcGameFile, arcGameWithoutMetadata, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
-import { loadGame, suiteModule, type LoadedGame } from '../suite/index.js';
+import { arcFolderProblem, arcGameById, arcGameFile, unknownGameMessage, arcGameWithoutMetadata, openPythonGame, PythonGame, PythonLevel, type PythonExploreInfo, type PythonGameOptions } from '../python/index.js';
+import { loadGame, looksLikePath, suiteIds, suiteModule, type LoadedGame } from '../suite/index.js';
 import { expandBatch } from './expand.js';
 import { inlineExpander, poolExpander, type Expander } from './expander.js';
 
@@ -39,6 +39,7 @@ export async function resolveGame(ref: string, python: PythonGameOptions & { arc
   if (arcGameWithoutMetadata(ref)) return openPythonGame(ref, python);
   // a folder is no JavaScript module (Node imports none): an ARC id folder of several versions, or one holding no game, says so
   if (arcFolderProblem(ref)) return openPythonGame(ref, python);
+  if (!looksLikePath(ref)) throw new InputError(unknownGameMessage(ref, suiteIds(), python.arcGames));
   return loadGame(ref);
 }
 

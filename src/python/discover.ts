@@ -172,3 +172,26 @@ export function arcGameById(id: string, dir?: string): string | undefined {
   // several versions, or none: the id folder itself (opening it names the problem)
   return versions.length === 1 ? join(folder, versions[0]) : folder;
 }
+
+/** The ids of the games of an environment_files tree (its game folders, sorted). */
+export function arcIdsIn(dir: string): string[] {
+  const root = resolve(dir);
+  if (!isDir(root)) return [];
+  return readdirSync(root).filter((id) => !id.startsWith('.') && !id.startsWith('__') && isDir(join(root, id))).sort();
+}
+
+/**
+ * The one line for a game reference that is nothing known: the suite's ids, and the ARC games of
+ * the games folder (--arc-games, ARCGRAPH_ARC_GAMES) or how to point at them.
+ */
+export function unknownGameMessage(ref: string, suite: readonly string[], arcGames?: string): string {
+  const dir = arcGamesDir(arcGames);
+  const ids = dir === undefined ? [] : arcIdsIn(dir);
+  const arc =
+    dir === undefined
+      ? 'a real ARC game by its folder (<id>/<version>/) or <id>.py, or by its id with --arc-games DIR (or ARCGRAPH_ARC_GAMES)'
+      : ids.length > 0
+        ? `the ARC games of ${dir}: ${ids.join(', ')}; or an ARC game folder`
+        : `no ARC games in ${dir}; an ARC game folder`;
+  return `unknown game '${ref}': suite games are ${suite.join(', ') || '(none)'}; ${arc}; or a path to a JavaScript module`;
+}

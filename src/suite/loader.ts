@@ -50,14 +50,16 @@ export const moduleHref = (module: string): string => (module.startsWith('file:'
 /** The file a module (a path or a file: URL) is read from. */
 export const modulePath = (module: string): string => (module.startsWith('file:') ? fileURLToPath(module) : module);
 
+/** Whether a game reference is a path (a folder separator, or a .js file name), not an id. */
+export const looksLikePath = (ref: string): boolean => /[\\/]|\.[cm]?js$/.test(ref);
+
 /**
  * Loads a suite game by id, or a game module by path (its default export). With `version` (the
  * file's digest), the module is imported afresh under that version, not from Node's import cache.
  */
 export async function loadGame(ref: string, version?: string): Promise<LoadedGame> {
   const suite = suiteModule(ref);
-  const looksLikePath = /[\\/]|\.[cm]?js$/.test(ref);
-  if (!suite && !looksLikePath) {
+  if (!suite && !looksLikePath(ref)) {
     throw new InputError(`unknown game '${ref}': suite games are ${Object.keys(SUITE).join(', ') || '(none)'}, or give a path to a JavaScript module`);
   }
   const module = suite ?? resolve(ref);

@@ -8,8 +8,8 @@ import { basename } from 'node:path';
 import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { GameLoadError, InputError, isInterrupted } from '../errors.js';
-import { loadGame, type LoadedGame, suiteIds, suiteModule } from '../suite/index.js';
-import { arcFolderProblem, arcGameById, arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, type PythonGameOptions } from '../python/index.js';
+import { loadGame, looksLikePath, type LoadedGame, suiteIds, suiteModule } from '../suite/index.js';
+import { arcFolderProblem, arcGameById, arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, unknownGameMessage, type PythonGameOptions } from '../python/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
@@ -91,6 +91,7 @@ async function loadSources(refs: readonly string[], arc: { arcGames?: string; py
         } else {
           const bare = arcGameWithoutMetadata(folder ?? ref);
           if (bare) throw new GameLoadError(basename(bare).replace(/\.py$/, ''), noMetadataMessage(bare));
+          if (!suiteModule(ref) && !looksLikePath(ref)) throw new InputError(unknownGameMessage(ref, suiteIds(), arc.arcGames));
           loaded.push({ loaded: await loadGame(ref), source });
         }
       } catch (err) {

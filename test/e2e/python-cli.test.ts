@@ -79,6 +79,27 @@ describe('the command line on Python games', () => {
     }
   });
 
+  it('names the ARC games of --arc-games in an unknown game\'s error, or says how to point at them (it listed the suite alone)', () => {
+    const games = join(FIXTURE_ENGINE, 'games');
+    const given = cli(['explore', 'zz99', '--arc-games', games]);
+    expect([given.status, given.stderr]).toEqual([2, expect.stringMatching(new RegExp(`^arcgraph explore: unknown game 'zz99': suite games are [^;]+; the ARC games of ${games}: bad1, clk1, gen1, hid1; `))]);
+    const sweep = cli(['sweep', '--arc-games', games, '--games', 'zz99', '--no-history', '--out', join(tmpdir(), 'arcgraph-never-swept')]);
+    expect([sweep.status, sweep.stdout, sweep.stderr]).toEqual([2, '', expect.stringMatching(/^arcgraph sweep: unknown game 'zz99': .*the ARC games of .*: bad1, clk1, gen1, hid1; [^\n]*\n$/)]);
+    const none = cli(['explore', 'zz99']);
+    expect(none.stderr).toMatch(/^arcgraph explore: unknown game 'zz99': suite games are [^;]+; a real ARC game by its folder \(<id>\/<version>\/\) or <id>\.py, or by its id with --arc-games DIR \(or ARCGRAPH_ARC_GAMES\);/);
+    // a recording of an ARC game replayed without --game: where to point
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyrec-'));
+    try {
+      const rec = join(out, 'hid1.jsonl');
+      expect(cli(['play', fixtureGame('hid1'), '--record', rec], 'ACTION2\nquit\n').status).toBe(0);
+      const replay = cli(['replay', rec]);
+      expect([replay.status, replay.stderr]).toEqual([2, expect.stringMatching(/^arcgraph replay: .*hid1\.jsonl records game 'hid1-v1', which is no game known here \(give --game <its folder or module>\): unknown game 'hid1': .*--arc-games DIR/)]);
+      expect(cli(['replay', rec, '--arc-games', games]).status).toBe(0);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('explores with all cells, from a given start, and says which', () => {
     const all = JSON.parse(cli(['explore', fixtureGame('clk1'), '--clicks', 'all', '--workers', '1', '--json']).stdout);
     expect(all.python.clicks).toMatchObject({ method: 'all-cells', partition: 'exact' });

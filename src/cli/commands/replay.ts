@@ -34,7 +34,13 @@ async function gameOf(recording: Recording, ref: string | undefined, python: Pyt
   const recorded = recording.gameId && suiteId(recording.gameId);
   if (ref === undefined) {
     if (!recorded) throw new InputError(`${recording.file} names no game_id: give --game <id-or-module>`);
-    return resolveGame(recorded, python);
+    try {
+      return await resolveGame(recorded, python);
+    } catch (err) {
+      // the recording's game is nothing known here: say where it came from, and that --game names it
+      if (err instanceof InputError && err.message.startsWith('unknown game')) throw new InputError(`${recording.file} records game '${recording.gameId}', which is no game known here (give --game <its folder or module>): ${err.message}`);
+      throw err;
+    }
   }
   const loaded = await resolveGame(ref, python);
   if (recorded && recorded.toLowerCase() !== theGame(loaded).id.toLowerCase()) {
