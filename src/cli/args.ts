@@ -21,7 +21,7 @@ export interface Parsed {
 export function parse(argv: string[], options: Options, command: string): Parsed {
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: negativeValues(argv, options),
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
@@ -33,16 +33,34 @@ export function parse(argv: string[], options: Options, command: string): Parsed
   }
 }
 
+/**
+ * `--level -1` as `--level=-1`: parseArgs takes a value that starts with a dash for an option (and
+ * says the argument is ambiguous), so a negative number after a value option is joined to it, and
+ * the option's own check says what the value must be.
+ */
+function negativeValues(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && i + 1 < argv.length && /^-(\d|\.\d)/.test(argv[i + 1])) {
+      out.push(`${argv[i]}=${argv[++i]}`);
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
 /** A numeric option: integer unless `real`, within [min, max]; undefined when absent. */
 export function numberOption(values: Parsed['values'], name: string, opts: { min?: number; max?: number; real?: boolean } = {}): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
   const ok = typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(n) && (opts.real || Number.isInteger(n));
+  const range = opts.min !== undefined && opts.max !== undefined ? ` in ${opts.min}..${opts.max}` : opts.min !== undefined ? ` of at least ${opts.min}` : opts.max !== undefined ? ` of at most ${opts.max}` : '';
   if (!ok || (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) {
-    const range = opts.min !== undefined || opts.max !== undefined ? ` in ${opts.min ?? '-inf'}..${opts.max ?? 'inf'}` : '';
     throw new InputError(`--${name} must be ${opts.real ? 'a number' : 'an integer'}${range}, got '${String(raw)}'`);
   }
+  // an integer past 2^53 is not the one given (99999999999999999999 reads 100000000000000000000)
+  if (!opts.real && !Number.isSafeInteger(n)) throw new InputError(`--${name} ${String(raw)} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
   return n;
 }
 

@@ -28,8 +28,12 @@ export function gameTable(game: GameReport, r: SweepReport): string[] {
   return [row(SUMMARY_HEADERS), row(SUMMARY_HEADERS.map(() => '---')), ...summaryRows(game, r.regressions).map((s) => row(s.cells))];
 }
 
+/** A game's own text (its title) as Markdown shows it literally: HTML and Markdown's marks escaped. */
+export const markdownText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\\`*_[\]|#]/g, (c) => `\\${c}`);
+
 function gameSection(game: GameReport, r: SweepReport): string[] {
-  const lines = [`## ${game.game}: ${game.title} (${game.outcome.toUpperCase()})`, ''];
+  const lines = [`## ${game.game}: ${markdownText(game.title)} (${game.outcome.toUpperCase()})`, ''];
   lines.push(`Source \`${game.source}\`, ${game.levelCount} level${game.levelCount === 1 ? '' : 's'} (${game.tutorialLevels} tutorial), ${game.seconds.toFixed(1)} s.`, '');
   if (game.error) lines.push(`**Error:** ${game.error}`, '');
   for (const warning of game.warnings) lines.push(`**Warning:** ${warning}`, '');
@@ -47,7 +51,7 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   }
   for (const level of game.levels) {
     const py = level.explore?.python;
-    if (py) lines.push(`Level ${level.level}: ${formatPythonRun(py)}.`);
+    if (py) lines.push(`Level ${level.level}: ${formatPythonRun(py, level.level)}.`);
   }
   const profiled = (game.qualification?.levels ?? []).filter((l) => l.regimes.fuzz.profile);
   if (profiled.length > 0) {

@@ -71,8 +71,9 @@ export function formatVerdict(level: LevelReport): string {
  * --baseline report): the level itself (its start state), its outcome, states, shortest solution.
  */
 /** How a real ARC game's level ran: where it started, its identity, how its clicks were expanded. */
-export function formatPythonRun(py: PythonLevelReport): string {
-  const start = py.levelStart === 'played' ? 'started where the shortest wins of the earlier levels lead' : "started at the engine's set_level";
+export function formatPythonRun(py: PythonLevelReport, level?: number): string {
+  // level 1 has no earlier levels: it starts at the game's RESET
+  const start = py.levelStart !== 'played' ? "started at the engine's set_level" : level === 1 ? "started at the game's RESET" : 'started where the shortest wins of the earlier levels lead';
   const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : '';
   return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}`;
 }

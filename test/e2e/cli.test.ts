@@ -73,8 +73,12 @@ describe('bad input to any command', () => {
     expectBadInput(cli(['sweep', 'bx19']), /unexpected argument 'bx19' \(name games with --games a,b\)/);
     expectBadInput(cli(['history', 'bx19']), /unexpected argument 'bx19'/);
     expectBadInput(cli(['worker']), /^arcgraph worker: --queue redis:\/\/HOST:PORT is required/);
-    // A negative value looks like an option to parseArgs: the error says how to pass it.
-    expectBadInput(cli(['explore', 'bx19', '--max-memory', '-1']), /'--max-memory' argument is ambiguous\. .*use '--max-memory=-XYZ'/);
+    // A negative value is read as the option's value (parseArgs called it ambiguous): its own check says what it must be.
+    expectBadInput(cli(['explore', 'bx19', '--max-memory', '-1']), /^arcgraph explore: --max-memory must be a number of at least 0\.001, got '-1'$/);
+    expectBadInput(cli(['explore', 'bx19', '--level', '-1']), /^arcgraph explore: --level must be an integer of at least 1, got '-1'$/);
+    expectBadInput(cli(['random', 'bx19', '--steps', '-5']), /^arcgraph random: --steps must be an integer of at least 1, got '-5'$/);
+    // an integer past 2^53 is not echoed rounded (it said 'level 100000000000000000000 does not exist')
+    expectBadInput(cli(['explore', 'bx19', '--level', '99999999999999999999']), /^arcgraph explore: --level 99999999999999999999 is too large \(at most 9007199254740991\)$/);
   });
 
   it('refuses the options only a real ARC game takes on a JavaScript game, naming those given', () => {
@@ -97,6 +101,17 @@ describe('bad input to any command', () => {
       expect(r.stdout).toBe('');
     }
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('what the text output says', () => {
+  it("random on a tutorial level says its failed verdict is exempt (exit 0); qualify says random2 did not run, not '0 steps/s'; --help lists exit 130", () => {
+    const random = cli(['random', 'bx19', '--level', '1', '--steps', '2000']);
+    expect(random.status).toBe(0);
+    expect(random.stdout).toMatch(/^verdict against 0\.0001: fail \(tutorial level: exempt\)$/m);
+    const qualify = cli(['qualify', 'bx19', '--level', '1', '--steps-scale', '0.001']);
+    expect(qualify.stdout).toMatch(/^speed: random2 did not run, fuzz \d+k? steps\/s; /m);
+    expect(cli(['--help']).stdout).toMatch(/Exit codes: 0 success or pass, 1 a verdict failed or a game crashed, 2 bad input, 130 interrupted/);
   });
 });
 

@@ -97,6 +97,10 @@ describe('SIGINT and SIGTERM alike', () => {
     const r = await interrupted(['explore', 'bx19', '--level', '2', '--workers', '1', '--json'], 'SIGTERM', { afterMs: 2500 });
     expect(r.code).toBe(130);
     expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'interrupted', fullyExplored: false, interrupted: true });
+    // the text says so in words (it said 'stopped by interrupted')
+    const text = await interrupted(['explore', 'bx19', '--level', '2', '--workers', '1'], 'SIGINT', { afterMs: 2500 });
+    expect(text.code).toBe(130);
+    expect(text.stdout).toMatch(/not fully explored: interrupted, \d+ states on the frontier/);
   });
 
   it('explore: a SIGTERM during the probability analysis cuts the solvers short at once, the bounds sound and marked interrupted, exit 130', async () => {

@@ -75,7 +75,7 @@ function describe(r: ExploreReport): string {
   const collision = collisionWarning(r.collisionProbability);
   const lines = [
     `${r.game} level ${r.level}: ${r.nodes} states, ${r.edges} edges, ${r.transitions} transitions (merge density ${r.mergeDensity.toFixed(3)})`,
-    r.fullyExplored ? 'fully explored' : `not fully explored: stopped by ${r.stopReason}, ${r.frontier} states on the frontier`,
+    r.fullyExplored ? 'fully explored' : `not fully explored: ${r.stopReason === 'interrupted' ? 'interrupted' : `stopped by ${r.stopReason}`}, ${r.frontier} states on the frontier`,
     `depth: max ${r.maxDepth}; states per depth ${firstOf(r.depthHistogram, SHOWN_DEPTHS, 'depths', r.maxDepth + 1)}`,
     `cycles: ${r.cycles.nonTrivial} strongly connected components of 2+ states (largest ${r.cycles.largest}), ${r.cycles.selfLoops} self-loops`,
     `terminals: ${r.terminals.won} won (${r.terminals.complete} completing the game), ${r.terminals.lost} game over`,

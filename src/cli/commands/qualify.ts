@@ -60,7 +60,9 @@ export function describe(r: QualifyResult, title: string): string {
     lines.push(`       ${f.actions.length} action(s) from the level's reset: ${f.actions.length ? f.actions.join(' ') : '(the reset state itself)'}`);
     if (f.reproduction) lines.push(`       reproduction: ${f.reproduction}`);
   }
-  lines.push('', `speed: random2 ${fmt(r.speed.random2)} steps/s, fuzz ${fmt(r.speed.fuzz)} steps/s; ${r.seconds.toFixed(1)} s in all`);
+  // a regime that took no step (random2 skips tutorial levels) has no speed to give
+  const speed = (n: number): string => (n > 0 ? `${fmt(n)} steps/s` : 'did not run');
+  lines.push('', `speed: random2 ${speed(r.speed.random2)}, fuzz ${speed(r.speed.fuzz)}; ${r.seconds.toFixed(1)} s in all`);
   if (r.out) lines.push(`reproductions in ${r.out} (replay one with: arcgraph replay <file> --game <game>)`);
   const failing = r.findings.filter((f) => f.severity === 'fail').length;
   // Interrupted: the regimes marked `interrupted` or `skipped` did not play their steps, so the game is not qualified.

@@ -42,7 +42,7 @@ function describe(r: RandomResult, interrupted: boolean): string {
           `${r.episodes} attempts in ${r.steps} steps: ${r.wins} won, ${r.losses} game over, ${r.cutOff} cut off${r.unfinished ? ' (and one unfinished when the budget ran out)' : ''}`,
           `win rate ${r.winRate.toExponential(3)}; 95% bounds [${r.lower.toExponential(3)}, ${r.upper.toExponential(3)}]`,
         ]),
-    `verdict against ${r.threshold}: ${r.verdict}${r.hint ? ` (${r.hint})` : ''}`,
+    `verdict against ${r.threshold}: ${r.verdict}${r.tutorial && r.verdict === 'fail' ? ' (tutorial level: exempt)' : ''}${r.hint ? ` (${r.hint})` : ''}`,
     `speed: ${Math.round(r.stepsPerSecond)} steps/s on ${r.workers} worker(s) in ${r.seconds.toFixed(2)} s`,
   ];
   // A real ARC game's steps, timed in its Python processes.

@@ -50,7 +50,7 @@ function numbers(game: GameReport, level: LevelReport): string {
   ];
   // a real ARC game: how the level ran, and its speed under random play
   const py = e?.python;
-  if (py) rows.push(['Python level', formatPythonRun(py)]);
+  if (py) rows.push(['Python level', formatPythonRun(py, level.level)]);
   const profile = game.qualification?.levels.find((l) => l.level === level.level)?.regimes.fuzz.profile;
   if (profile) rows.push(['Performance', formatProfile(profile)]);
   return `<table class="numbers">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
