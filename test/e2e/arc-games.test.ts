@@ -253,7 +253,7 @@ for code in json.loads(sys.argv[2]):
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('Performance under random play');
     // the level page shows how the level ran and its speed, as report.md does
     const page = readFileSync(join(out, 'games', 'tu93', 'level-1.html'), 'utf8');
-    expect(page).toMatch(/<th>Python level<\/th><td>(started where the shortest wins|started at the engine&#39;s set_level)[^<]*identity state/);
+    expect(page).toMatch(/<th>Python level<\/th><td>(started where the shortest wins|started at the game&#39;s RESET|started at the engine&#39;s set_level)[^<]*identity state/);
     expect(page).toMatch(/<th>Performance<\/th><td>[\d,]+ actions\/s, [\d,]+ frames\/s/);
   });
 
