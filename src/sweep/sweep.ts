@@ -192,15 +192,9 @@ async function sweepGame(planned: PlannedGame, loaded: LoadedGame, ctx: RunConte
 }
 
 export async function sweep(options: SweepOptions): Promise<SweepReport> {
-  let prepared;
-  try {
-    prepared = await prepareSweep(options);
-  } catch (err) {
-    if (!isInterrupted(err)) throw err;
-    // Ctrl-C or SIGTERM while the games load (their Python processes stopped by it): an interrupted night of no games, as a stop later leaves one of the games finished
-    prepared = { refs: [...(options.games ?? [])], loaded: [], plan: planSweep([], jobSettings(options, options.arcGames !== undefined)) };
-  }
-  const { refs, loaded, plan } = prepared;
+  // A Ctrl-C or SIGTERM while the games load (their Python processes stopped by it) throws here: no
+  // night has begun, and the folder's earlier report stays as it was.
+  const { refs, loaded, plan } = await prepareSweep(options);
   options.onEvent?.({ kind: 'start' });
   const workers = options.workers ?? defaultWorkers();
   const night = new Night({

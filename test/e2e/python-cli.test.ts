@@ -1,6 +1,6 @@
 /** The command line on the Python fixture games (the stand-in engine): games, play, explore's Python options. */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -201,13 +201,14 @@ describe('a Ctrl-C while a game\'s Python processes start', () => {
     if (r.stdout !== '') expect(JSON.parse(r.stdout)).toMatchObject({ interrupted: true });
   });
 
-  it('sweep: a SIGINT while the games load is an interrupted night of no games (exit 130, the reports written), not bad input', async () => {
+  it("sweep: a SIGINT while the games load is an interruption (exit 130) before the night begins: the folder's earlier report stays, not bad input", async () => {
     const out = mkdtempSync(join(tmpdir(), 'arcgraph-pystart-'));
     try {
+      const earlier = JSON.stringify({ tool: { name: 'arcgraph' }, startedAt: 'last night', games: [] });
+      writeFileSync(join(out, 'report.json'), earlier);
       const r = await signalled(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'slow'), '--games', 'sls1', '--out', out, '--no-history'], 'SIGINT', 1200);
-      expect([r.code, r.stderr]).toEqual([130, '']);
-      expect(r.stdout).toMatch(/^INTERRUPTED: 0 games/m);
-      expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ status: 'interrupted', games: [] });
+      expect([r.code, r.stdout, r.stderr]).toEqual([130, '', 'arcgraph sweep: interrupted before there was a result to give (a Python process of the game was stopped by SIGINT)\n']);
+      expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe(earlier);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
