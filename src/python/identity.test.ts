@@ -4,6 +4,7 @@
  * exact P(win) against an independent brute force (a deepcopy BFS over the game, Fractions), or the
  * warning that says why the graph cannot be trusted.
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { explore } from '../level.js';
@@ -27,6 +28,16 @@ const level1 = async (game: PythonGame) => {
   const r = await explore(game, { level: 1, workers: 1 });
   return { nodes: r.nodes, lost: r.terminals.lost, p: r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, warning: r.identityWarning?.message ?? null };
 };
+
+describe('the identity walk on pairs of values', () => {
+  it('tells apart what a step could tell apart (tuple or list, int or string key, aliased rows, dtypes, named tuple classes), and not equal content built another way', () => {
+    const r = spawnSync('python3', [join(FIXTURE_ENGINE, 'walks', 'pairs.py')], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: join(FIXTURE_ENGINE, '..', '..', '..', 'workers', 'python') } });
+    expect(r.stderr).toBe('');
+    const pairs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; equal: boolean; want: boolean });
+    expect(pairs.length).toBe(18);
+    expect(pairs.filter((p) => p.equal !== p.want).map((p) => p.name)).toEqual([]);
+  });
+});
 
 describe('the state identity sees hidden state wherever the game keeps it', () => {
   it('walks the contents of objects without __dict__ or __slots__ (dq01: a combination kept in a collections.deque)', async () => {

@@ -2,7 +2,7 @@
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
 import gc
-from itertools import chain
+from itertools import chain, compress
 import json
 import operator
 import random
@@ -42,6 +42,8 @@ def masked_in_json(text):
 _JSON = json.JSONEncoder(sort_keys=False, separators=(',', ':'), ensure_ascii=False, check_circular=False)
 _STR = frozenset({str})
 _INT = frozenset({int})
+_CONTAINERS = frozenset({list, dict, tuple})
+_MUTABLE = frozenset({list, dict})
 
 
 def _tuple_token(t):
@@ -57,7 +59,11 @@ def _plain_members(items):
         return True
     if not kinds <= _SCALARS | {tuple}:
         return False
-    return all(_plain_members(x) for x in items if type(x) is tuple)
+    tuples = [x for x in items if type(x) is tuple]
+    # flat tuples (cells, pairs): all their items' types in one pass, in C
+    if set(map(type, chain.from_iterable(tuples))) <= _SCALARS:
+        return True
+    return all(_plain_members(x) for x in tuples)
 _LAYER = operator.attrgetter('layer')
 _SPRITE_FIELDS = frozenset({'_name', '_tags', '_x', '_y', '_layer', 'rotation', '_scale', '_mirror_ud', '_mirror_lr', '_blocking', '_interaction', 'pixels'})
 
@@ -352,8 +358,54 @@ class Walker:
         return True
 
     def plain(self, v, inner, ids, schema):
-        """Whether `v` holds plain data alone (type by type, in C) and no list or dict seen before;
-        collects the lists and dicts inside, and the schema of every container, in walk order."""
+        """Whether `v` holds plain data alone and no list or dict seen before; collects the lists and
+        dicts inside, and the schema of its containers. A level of the tree at a time, breadth first:
+        where a level's containers are all of one kind (a table's rows, its records) their types, keys
+        and items are checked in a few passes in C, and the schema says the kind once for the level;
+        a level of mixed kinds goes container by container (plain_one). Either way the schema and the
+        order are a function of the value alone."""
+        level = [v]
+        kinds = {type(v)}
+        seen_ids = (self.seen.memo if isinstance(self.seen, _Tracking) else self.seen).keys()
+        while True:
+            if len(kinds) != 1:
+                return all(self.plain_one(c, inner, ids, schema) for c in level)
+            t = next(iter(kinds))
+            if t is dict or (len(level) == 1 and isinstance(v, dict) and level[0] is v):
+                keys = set(map(type, chain.from_iterable(level)))
+                if keys <= _STR:
+                    schema.append('d*%d' % len(level))
+                elif keys == _INT:
+                    schema.append('i*%d' % len(level))
+                else:  # some dicts keyed by ints, others by strings, or neither
+                    return all(self.plain_one(c, inner, ids, schema) for c in level)
+                items = list(chain.from_iterable(map(dict.values, level)))
+            elif t is list or issubclass(t, tuple):
+                schema.append('%s*%d' % ('l' if t is list else _tuple_token(t), len(level)))
+                items = list(chain.from_iterable(level))
+            else:
+                return False
+            kinds = set(map(type, items))
+            if kinds <= _SCALARS:
+                return True
+            others = kinds - _SCALARS
+            if not others <= _CONTAINERS:
+                for tx in others:
+                    if tx not in _CONTAINERS and not (issubclass(tx, tuple) and hasattr(tx, '_fields')):
+                        return False
+            # the next level: the containers among the items, in order (filtered in C), of kinds `others`
+            level = items if others == kinds else list(compress(items, map(others.__contains__, map(type, items))))
+            kinds = others
+            if list in others or dict in others:
+                mutable = list(compress(level, map(_MUTABLE.__contains__, map(type, level))))
+                marks = list(map(id, mutable))
+                if len(set(marks)) != len(marks) or not ids.isdisjoint(marks) or not seen_ids.isdisjoint(marks):
+                    return False
+                ids.update(marks)
+                inner.extend(mutable)
+
+    def plain_one(self, v, inner, ids, schema):
+        """plain for one container, depth first: its schema token, then its items'."""
         if isinstance(v, dict):
             keys = set(map(type, v))
             if keys <= _STR:
@@ -371,10 +423,11 @@ class Walker:
         if kinds <= _SCALARS:
             return True
         others = kinds - _SCALARS
-        for tx in others:
-            if not (tx is list or tx is dict or tx is tuple or (issubclass(tx, tuple) and hasattr(tx, '_fields'))):
-                return False
-        if len(kinds) == 1 and issubclass(next(iter(kinds)), tuple):
+        if not others <= _CONTAINERS:
+            for tx in others:
+                if tx not in _CONTAINERS and not (issubclass(tx, tuple) and hasattr(tx, '_fields')):
+                    return False
+        if len(kinds) == 1 and list not in kinds and dict not in kinds:
             # a table of records (tuples of one class): their scalars' types in one pass, in C
             if set(map(type, chain.from_iterable(items))) <= _SCALARS:
                 schema.append('%s*%d' % (_tuple_token(next(iter(kinds))), len(items)))
@@ -382,17 +435,15 @@ class Walker:
         seen = self.seen
         for x in items:
             tx = type(x)
+            if tx in _SCALARS:
+                continue
             if tx is list or tx is dict:
                 i = id(x)
                 if i in ids or i in seen:
                     return False
                 ids.add(i)
                 inner.append(x)
-            elif tx not in _SCALARS:
-                pass
-            else:
-                continue
-            if not self.plain(x, inner, ids, schema):
+            if not self.plain_one(x, inner, ids, schema):
                 return False
         return True
 
