@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SUITE } from '../../games/index.js';
 import { ACTION_NAMES } from '../../src/engine/actions.js';
 import { PACKAGE_ROOT, loadGame } from '../../src/suite/loader.js';
+import { undocumented } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,6 +66,16 @@ describe('arcgraph games', () => {
   it('rejects arguments it does not take', () => {
     expectBadInput(cli(['games', 'ruin']), /takes no arguments/);
     expectBadInput(cli(['games', '--bogus']), /Unknown option '--bogus'/);
+  });
+});
+
+describe('the --json outputs', () => {
+  it('name only fields reports/JSON.md documents (explore, random, qualify, and their nested objects)', () => {
+    const explore = JSON.parse(cli(['explore', RUIN, '--level', '2', '--within', '5', '--json']).stdout);
+    const random = JSON.parse(cli(['random', RUIN, '--level', '2', '--steps', '2000', '--json']).stdout);
+    const qualify = JSON.parse(cli(['qualify', RUIN, '--level', '2', '--steps-scale', '0.001', '--json']).stdout);
+    const objects = [explore, explore.pWin, explore.withinK, explore.shortestWin, explore.cycles, explore.terminals, explore.schedule, random, qualify, qualify.levels[0], qualify.findings[0], qualify.speed];
+    expect(objects.flatMap((o) => undocumented(o))).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
+import { undocumented } from '../support/cli.js';
 import { FIXTURE_ENGINE, faultGame, fixtureGame, SLOW_GAME, SLOW_START_GAME } from '../support/python.js';
 
 const cli = (args: string[], input?: string) =>
@@ -102,6 +103,8 @@ describe('the command line on Python games', () => {
 
   it('explores with all cells, from a given start, and says which', () => {
     const all = JSON.parse(cli(['explore', fixtureGame('clk1'), '--clicks', 'all', '--workers', '1', '--json']).stdout);
+    // a real ARC game's block names only fields reports/JSON.md documents
+    expect([...undocumented(all), ...undocumented(all.python), ...undocumented(all.python.clicks)]).toEqual([]);
     expect(all.python.clicks).toMatchObject({ method: 'all-cells', partition: 'exact' });
     const start = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2', '--json']);
     expect(start.status).toBe(1); // level 2 is no tutorial, and random play wins it often: a failed verdict

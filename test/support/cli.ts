@@ -4,11 +4,18 @@
  * killed after the test file if it is still running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/suite/loader.js';
 
 export const CLI = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
+
+/** The keys of `value` that reports/JSON.md does not name (as `key`): a field the --json outputs gained without a word. */
+export function undocumented(value: object): string[] {
+  const doc = readFileSync(join(PACKAGE_ROOT, 'reports', 'JSON.md'), 'utf8');
+  return Object.keys(value).filter((k) => !doc.includes('`' + k + '`') && !doc.includes('`' + k + '?`') && !new RegExp(`[{,] ${k}[?,: }]`).test(doc));
+}
 
 export interface Finished {
   code: number | null;
