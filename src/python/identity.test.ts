@@ -11,7 +11,8 @@ import { explore } from '../level.js';
 import { analyze } from '../analysis/index.js';
 import { parseAction } from '../engine/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, gn01Twin, hasArc, rs01Twin } from '../../test/support/python.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, fl01Twin, gn01Twin, hasArc, rs01Twin } from '../../test/support/python.js';
+import type { Game } from '../engine/index.js';
 import { NodeFlag } from '../graph/index.js';
 import { openPythonGame, type PythonGame } from './index.js';
 
@@ -28,6 +29,17 @@ const level1 = async (game: PythonGame) => {
   const r = await explore(game, { level: 1, workers: 1 });
   return { nodes: r.nodes, lost: r.terminals.lost, p: r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, warning: r.identityWarning?.message ?? null };
 };
+
+/** What level1 must give on a game whose TypeScript twin is `twin`: its brute-force graph's numbers, no warning. */
+const truth1 = (twin: Game) => {
+  const graph = bruteForceGraph(twin, 1);
+  const truth = analyze(graph);
+  const lost = [...graph.flags].filter((f) => f & NodeFlag.LOST).length;
+  return { nodes: graph.nodeCount, lost, p: `${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`, warning: null };
+};
+
+/** The engines a fixture is checked on: the stand-in, and the real one where it is there. */
+const ENGINES = hasArc ? [FIXTURE_ENGINE, ARC_ENGINE] : [FIXTURE_ENGINE];
 
 describe('the identity walk on pairs of values', () => {
   it('tells apart what a step could tell apart (tuple or list, int or string key, aliased rows, dtypes, named tuple classes), and not equal content built another way', () => {
@@ -132,6 +144,14 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);
+  });
+});
+
+describe('snapshots hold what a game keeps', () => {
+  it('restores an enum.Flag combination, which has no member of its own (fl01: RED|BLUE in a hidden switch)', async () => {
+    // Rebuilt by name, RED|BLUE was no attribute of the class: the restore raised AttributeError.
+    expect(truth1(fl01Twin)).toEqual({ nodes: 7, lost: 2, p: '1/2', warning: null });
+    for (const engine of ENGINES) expect(await level1(apart('fl01', engine))).toEqual(truth1(fl01Twin));
   });
 });
 

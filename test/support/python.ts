@@ -154,3 +154,23 @@ export const gen1Twin: Game<{ x: number; moves: number }> = {
   encode: (s) => Uint8Array.of(s.x, s.moves),
   decode: (b) => ({ x: b[0], moves: b[1] }),
 };
+
+/** fl01 in TypeScript: two hidden switches (bit 1 RED, bit 2 BLUE); ACTION5 wins with both on, loses with one. */
+export const fl01Twin: Game<{ on: number; end: number }> = {
+  id: 'fl01',
+  title: 'FL01 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [1, 2, 5],
+  init: () => ({ on: 0, end: 0 }),
+  step(s, a: Action) {
+    if (a.id === GameAction.ACTION1) return { ...s, on: s.on | 1 };
+    if (a.id === GameAction.ACTION2) return { ...s, on: s.on | 2 };
+    if (s.on === 0) return s;
+    return { ...s, end: s.on === 3 ? 1 : 2 };
+  },
+  status: (s) => (s.end === 1 ? 'won' : s.end === 2 ? 'lost' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.on, s.end),
+  decode: (b) => ({ on: b[0], end: b[1] }),
+};

@@ -1,6 +1,6 @@
 """Snapshots: how a game state travels. A pickle of the game object in which the levels not being
 played, `_clean_levels` and the module's own sprites and levels are shared (the host holds them, the
-pickle names them), enum members go by name and local functions by their code and closure."""
+pickle names them), enum members go by name (combinations of flags by value) and local functions by their code and closure."""
 import io
 import pickle
 import types
@@ -156,7 +156,12 @@ class _Pickler(pickle.Pickler):
             _CODE.setdefault(key, obj)
             return (_code, (key,))
         if isinstance(obj, Enum):
-            return (getattr, (t, obj.name))
+            # A member by its name; one without a name of its own (a Flag combination such as
+            # RED|BLUE, a pseudo-member, Flag(0)) by its value: the class rebuilds it.
+            name = obj.name
+            if name is not None and t.__members__.get(name) is obj:
+                return (getattr, (t, name))
+            return (t, (obj.value,))
         return NotImplemented
 
 
