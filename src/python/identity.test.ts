@@ -11,7 +11,7 @@ import { explore } from '../level.js';
 import { analyze } from '../analysis/index.js';
 import { parseAction } from '../engine/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, fl01Twin, gn01Twin, hasArc, rs01Twin } from '../../test/support/python.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, fl01Twin, gn01Twin, hasArc, hs01Twin, rs01Twin } from '../../test/support/python.js';
 import type { Game } from '../engine/index.js';
 import { NodeFlag } from '../graph/index.js';
 import { openPythonGame, type PythonGame } from './index.js';
@@ -148,6 +148,12 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
 });
 
 describe('snapshots hold what a game keeps', () => {
+  it('walks a level the game played and left by its content (hs01: a side room switched to with set_level keeps its lever)', async () => {
+    // Only the level being played was walked: the hub looked the same wherever the lever stood, 4 states and no win.
+    expect(truth1(hs01Twin)).toMatchObject({ nodes: 7, lost: 0 });
+    for (const engine of ENGINES) expect(await level1(apart('hs01', engine))).toEqual(truth1(hs01Twin));
+  });
+
   it('restores an enum.Flag combination, which has no member of its own (fl01: RED|BLUE in a hidden switch)', async () => {
     // Rebuilt by name, RED|BLUE was no attribute of the class: the restore raised AttributeError.
     expect(truth1(fl01Twin)).toEqual({ nodes: 7, lost: 2, p: '1/2', warning: null });

@@ -174,3 +174,23 @@ export const fl01Twin: Game<{ on: number; end: number }> = {
   encode: (s) => Uint8Array.of(s.on, s.end),
   decode: (b) => ({ on: b[0], end: b[1] }),
 };
+
+/** hs01 in TypeScript: a hub and a side room (set_level between them); the side room's lever stays where it was left. */
+export const hs01Twin: Game<{ room: number; lever: number; won: boolean }> = {
+  id: 'hs01',
+  title: 'HS01 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [1, 2, 4, 5],
+  init: () => ({ room: 0, lever: 0, won: false }),
+  step(s, a: Action) {
+    if (a.id === GameAction.ACTION5) return { ...s, room: 1 - s.room };
+    if (s.room === 1 && (a.id === GameAction.ACTION1 || a.id === GameAction.ACTION2)) return { ...s, lever: Math.max(0, Math.min(2, s.lever + (a.id === GameAction.ACTION2 ? 1 : -1))) };
+    if (s.room === 0 && a.id === GameAction.ACTION4 && s.lever === 2) return { ...s, won: true };
+    return s;
+  },
+  status: (s) => (s.won ? 'won' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.room, s.lever, s.won ? 1 : 0),
+  decode: (b) => ({ room: b[0], lever: b[1], won: b[2] === 1 }),
+};

@@ -512,7 +512,14 @@ class Walker:
         if isinstance(v, self.game_type):
             skip = self.game_skip
             out.append(b'L')
-            self.walk(v._levels[v._current_level_index])
+            levels, current = v._levels, v._current_level_index
+            self.walk(levels[current])
+            # The others: a pristine shared one adds nothing (every state shares it); one the game
+            # played and left (set_level) or put there keeps its own state, walked by content.
+            for i, level in enumerate(levels):
+                if i != current and id(level) not in self.shared:
+                    out.append(b'L%d' % i)
+                    self.walk(level)
         elif t is self.level_type:
             skip = LEVEL_SKIP
         else:

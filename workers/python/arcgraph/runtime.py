@@ -275,8 +275,25 @@ class Runtime:
             return LOST
         return WON if game._state == self.GameState.WIN or game._score > level - 1 else PLAYING
 
+    def canonical_levels(self, game):
+        """A level the game played and left (the engine's set_level) is its own object, walked by content
+        and carried whole by snapshots; one whose content is the pristine copy's again (the game left
+        it as it found it) becomes the shared pristine copy, as it was before the game went there: the
+        two behave alike (set_level plays a clone of the clean level either way), and are one state."""
+        levels = game._levels
+        current = game._current_level_index
+        pristine = self.registry.levels
+        for i in range(min(len(levels), len(pristine))):
+            level = levels[i]
+            if i == current or level is pristine[i] or id(level) in self.registry.ids or type(level) is not type(pristine[i]):
+                continue
+            if self.identity.walk_unshared(level) == self.shared_reference.get(('L', i)):
+                levels[i] = pristine[i]
+
     def digest(self, live, frame):
         game, rng = live[0], live[1]
+        if self.identity.mode == 'state':
+            self.canonical_levels(game)
         d = self.identity.digest(game, frame)
         if rng is not None:
             from hashlib import blake2b
