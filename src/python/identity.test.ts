@@ -11,7 +11,7 @@ import { explore } from '../level.js';
 import { analyze } from '../analysis/index.js';
 import { parseAction } from '../engine/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, fl01Twin, gn01Twin, hasArc, hs01Twin, rs01Twin } from '../../test/support/python.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, fl01Twin, gen1Twin, gn01Twin, hasArc, hs01Twin, rs01Twin } from '../../test/support/python.js';
 import type { Game } from '../engine/index.js';
 import { NodeFlag } from '../graph/index.js';
 import { openPythonGame, type PythonGame } from './index.js';
@@ -158,6 +158,17 @@ describe('snapshots hold what a game keeps', () => {
     // Rebuilt by name, RED|BLUE was no attribute of the class: the restore raised AttributeError.
     expect(truth1(fl01Twin)).toEqual({ nodes: 7, lost: 2, p: '1/2', warning: null });
     for (const engine of ENGINES) expect(await level1(apart('fl01', engine))).toEqual(truth1(fl01Twin));
+  });
+});
+
+describe('a state that will not pickle, of a game that does', () => {
+  it('travels as the path from the snapshot it was restored from (wr02: a weakref kept from the first move on)', async () => {
+    // Snapshots were chosen once, at load: the first successor's raised TypeError (cannot pickle 'weakref.ReferenceType').
+    for (const engine of ENGINES) {
+      const game = apart('wr02', engine);
+      expect(game.info.snapshots).toBe('pickle');
+      expect(await level1(game)).toEqual(truth1(gen1Twin));
+    }
   });
 });
 

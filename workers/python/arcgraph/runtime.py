@@ -16,6 +16,8 @@ from .speedups import remember_factory_checks
 
 PLAYING, WON, LOST = 0, 1, 2
 PATH = b'\x03'  # the snapshot kind of a game that cannot be pickled: its action path
+PATH_FROM = b'\x04'  # of a state that cannot be pickled, of a game that can: a pickled snapshot and the path from it
+_LENGTH = struct.Struct('<I')
 RESET = 0
 CLICK_BASE = 8
 
@@ -180,6 +182,9 @@ class Runtime:
             self.base = None
             self.pickling = False
             self.unpicklable = f'{type(err).__name__}: {err}'
+        # States of a pickling game that would not pickle (sent as paths), and the first one's reason.
+        self.path_states = 0
+        self.unpicklable_later = None
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
 
@@ -190,8 +195,22 @@ class Runtime:
 
     def pack(self, live):
         if self.pickling:
-            return self._pack(live[0], live[1])
-        return PATH + json.dumps({'start': live[3], 'path': live[2]}, separators=(',', ':')).encode()
+            try:
+                return self._pack(live[0], live[1])
+            except Exception as err:  # noqa: BLE001 - this state will not pickle: it travels as a path
+                self.path_states += 1
+                if self.unpicklable_later is None:
+                    self.unpicklable_later = f'{type(err).__name__}: {err}'
+        return self._path(live)
+
+    def _path(self, live):
+        """The state as the actions that lead to it: from its level's start (a recipe), or from the last
+        snapshot it was restored from that pickled (a state that gained something pickle refuses, a
+        weakref, say, after the game's start pickled)."""
+        start, path = live[3], live[2]
+        if isinstance(start, dict):
+            return PATH + json.dumps({'start': start, 'path': path}, separators=(',', ':')).encode()
+        return PATH_FROM + _LENGTH.pack(len(start)) + start + json.dumps(path, separators=(',', ':')).encode()
 
     def restore(self, snapshot):
         if snapshot[0] == PATH[0]:
@@ -203,8 +222,17 @@ class Runtime:
             for code in recipe['path']:
                 self.step(live, code)
             return live
+        if snapshot[0] == PATH_FROM[0]:
+            # A pickled snapshot, then the path from it.
+            n = _LENGTH.unpack_from(snapshot, 1)[0]
+            live = self.restore(bytes(snapshot[5:5 + n]))
+            for code in json.loads(bytes(snapshot[5 + n:])):
+                self.step(live, code)
+            return live
         obj = self.snapshots.loads(snapshot)
-        return list(obj) if type(obj) is tuple else [obj, None]
+        game, rng = obj if type(obj) is tuple else (obj, None)
+        # The path from this snapshot is kept, so a successor that will not pickle can travel as it.
+        return [game, rng, [], snapshot if type(snapshot) is bytes else bytes(snapshot)]
 
     def fresh(self):
         """A live state at level 1's start (after RESET)."""
@@ -225,7 +253,8 @@ class Runtime:
         return self.ActionInput(id=self.GameAction.ACTION6, data={'x': cell % 64, 'y': cell // 64})
 
     def step(self, live, code, limit=None):
-        """Plays action `code` on live state [game, rng] in place; returns the engine's FrameDataRaw.
+        """Plays action `code` on live state [game, rng, path, start] in place (the path from `start`, a
+        level's recipe or a pickled snapshot, grows by `code`); returns the engine's FrameDataRaw.
         Raises GameError for an exception, a timeout or running out of memory."""
         fd = self.run(live, lambda game: game.perform_action(self.action_input(code), raw=True), code, limit)
         if len(live) > 2:
