@@ -141,6 +141,18 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     expect(await level1(apart('ad01'))).toEqual({ nodes: 5, lost: 2, p: '1/4', warning: null });
   });
 
+  it("warns of a class attribute changed by no step of the root (cr01: a bell's ring count on the class, rung at x=2), naming the step", async () => {
+    // The module was walked around the root's steps and the 1-in-256 sample alone: 3 states, no win and no warning.
+    // Level 2's bell is past the level's first 4 states (their steps are all checked): the walk around the batch finds it.
+    for (const engine of ENGINES) {
+      for (const [level, workers] of [[1, 1], [2, 1], [2, 2]]) {
+        const r = await explore(apart('cr01', engine), { level, workers });
+        const bell = level === 1 ? 2 : 7;
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed Cr01\.rings in the game's module/), actions: [...Array(bell).fill('ACTION2'), 'ACTION5'] });
+      }
+    }
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);

@@ -9,6 +9,7 @@ from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
+SMALL_PART = 2048  # bytes of walk: a part of the module's state walked around every checked step
 
 
 class Records:
@@ -88,6 +89,17 @@ def samples(cells, count, verify, salt, scale):
     return out
 
 
+def _changed(before, after):
+    """The first name of the module's state whose walk differs (or that came or went), else None."""
+    return next((name for name in after if after[name] != before.get(name)), None) or next((name for name in before if name not in after), None)
+
+
+def _module_message(name, pinned=True):
+    what = 'the step' if pinned else 'a step of this batch (taken again, none did: the first is named)'
+    return (f'{what} changed {name} in the game\'s module: the game keeps state in module globals or class '
+            'attributes, which its snapshot does not hold and its identity does not see')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -101,13 +113,19 @@ class Expander:
         self.identity_fault = None
         # The shared levels as loaded: a checked step must leave them so.
         self.shared_reference = rt.shared_reference
+        # The exploration whose module change this process has reported: its later batches skip the walk.
+        self.module_warned = None
+        self.module_cache = None  # (steps begun in this process, the module's walk then)
+        self.small = None  # small_parts()
 
     def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
         the others (by their successor's digest, so the same ones at any worker count), is taken
         again from the restored state: the first that gives another successor or status is left in
         `identity_fault` (state, action, message). The steps of the level's root (the batch's first state
-        when `root`) and of the sample also walk the game module around them."""
+        when `root`) and of the sample also walk the game module around them, and the whole batch is
+        walked around too (once a change is reported, not again in this exploration): a change
+        anywhere in it is pinned to its step by `module_step`."""
         rt = self.rt
         self.identity_fault = None
         if exploration != self.exploration or len(self.sent) > 4_000_000:
@@ -128,7 +146,18 @@ class Expander:
         keys = [a for a in rt.actions if a != 6]
         has_clicks = 6 in rt.actions
         unoffered = [a for a in range(1, 8) if a not in rt.actions]
+        # The module's state (globals, class attributes, the engine's mutable defaults) around the whole
+        # batch: a step anywhere in it that changes what no snapshot holds is found below.
+        # The walk costs a few steps (0.3 to 7 ms on the shared games): the previous batch's closing walk
+        # stands for this one's opening one when no step ran in this process in between.
+        watch = self.module_warned is None or self.module_warned != exploration
+        module_before = None
+        if watch:
+            cached = self.module_cache
+            module_before = cached[1] if cached is not None and cached[0] == rt.progress.ticks else module_state(rt.identity, rt.loaded.module)
+        done = 0
         for s, snap in enumerate(snapshots):
+            done = s + 1
             rt.progress.item = s
             first = len(rec.digests)
             taken = 0
@@ -144,8 +173,9 @@ class Expander:
             def record(code, bit, cells, result):
                 live, fd, d = result
                 if self.identity_fault is None and (s < check or d[0] == 0):
-                    # the module's own state is walked too, where it costs least: the root's steps and the sample's
-                    self.check_identity(s, level, code, result, outcome_of, (root and s == 0) or d[0] == 0)
+                    # the module's own state is walked around the checked steps too (the level's first
+                    # states' and the sample's); the batch is walked around as a whole besides
+                    self.check_identity(s, level, code, result, outcome_of, True if root and s == 0 else self.small_parts())
                 if self.collisions is not None:
                     self.collisions.see(d, live, settled(fd))
                 r = rec.latest.get(d, -1)
@@ -189,18 +219,52 @@ class Expander:
             steps.append(taken)
             record_ends.append(len(rec.digests))
             totals.extend(stats[k] for k in STAT_KEYS)
+        if module_before is not None:
+            module_after = module_state(rt.identity, rt.loaded.module)
+            self.module_cache = (rt.progress.ticks, module_after)
+            changed = _changed(module_before, module_after)
+            if changed is not None and self.identity_fault is None:
+                self.identity_fault = self.module_step(snapshots[:done], keys, has_clicks, changed)
+                self.module_warned = exploration
         return rec, steps, record_ends, error, totals
 
+    def module_step(self, snapshots, keys, has_clicks, changed):
+        """The fault of a batch whose steps changed the game module's state: the first step that changes
+        it when the batch's steps are taken again, each walked around (the offered keys, one click of each
+        class), else (the change does not come again: a counter that stops at a cap) the batch's first."""
+        rt = self.rt
+        only = frozenset((changed,))
+        for s, snap in enumerate(snapshots):
+            codes = [CLICK_BASE + first for first, _, _ in partition(rt.restore(snap)[0])] if has_clicks else []
+            for code in keys + codes:
+                before = module_state(rt.identity, rt.loaded.module, only)
+                try:
+                    rt.step(rt.restore(snap), code)
+                except GameError:
+                    continue
+                name = _changed(before, module_state(rt.identity, rt.loaded.module, only))
+                if name is not None:
+                    return {'state': s, 'action': code, 'message': _module_message(name)}
+        return {'state': 0, 'action': keys[0] if keys else CLICK_BASE, 'message': _module_message(changed, pinned=False)}
+
+    def small_parts(self):
+        """The names of the module's state whose walk was short at load (class attributes, counters, flags:
+        not the module's level tables), walked around every checked step; the batch walks them all."""
+        if self.small is None:
+            self.small = frozenset(name for name, walk in module_state(self.rt.identity, self.rt.loaded.module).items() if len(walk) <= SMALL_PART)
+        return self.small
+
     def check_identity(self, s, level, code, result, outcome_of, module):
+        """`module`: True (the whole module's state is walked around the step), or the names to walk."""
         rt = self.rt
         live, fd, d = result
         status = rt.status(live[0], fd, level)
-        before = module_state(rt.identity, rt.loaded.module) if module else None
+        only = None if module is True else module
+        before = module_state(rt.identity, rt.loaded.module, only) if module else None
         again_live, again_fd, again = outcome_of(code)
         changed = None
         if before is not None:
-            after = module_state(rt.identity, rt.loaded.module)
-            changed = next((name for name in after if after[name] != before.get(name)), None)
+            changed = _changed(before, module_state(rt.identity, rt.loaded.module, only))
         edited = None
         if self.shared_reference is not None:
             now = shared_levels(rt.identity, rt.registry)
@@ -214,8 +278,7 @@ class Expander:
             # Once: the shared copies now hold the edit; the rest of the graph stays flagged by this warning.
             self.shared_reference = None
         elif changed is not None:
-            message = (f'the step changed {changed} in the game\'s module: the game keeps state in module globals or class '
-                       'attributes, which its snapshot does not hold and its identity does not see')
+            message = _module_message(changed)
         elif again != d:
             message = ('the same step taken again from the restored state gave another successor: the game is not '
                        'deterministic, or keeps state its snapshot does not hold (module globals, class attributes)')

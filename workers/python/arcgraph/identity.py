@@ -644,10 +644,10 @@ class Walker:
                 self.walk(bound)
 
 
-def module_state(identity, module):
+def module_state(identity, module, only=None):
     """The walk of what the game's module holds besides code, name by name: its globals and its
-    classes' attributes, shared objects by their content. A snapshot of the game object does not
-    hold them, so a step that changes them keeps state the graph cannot see."""
+    classes' attributes, shared objects by their content (`only`: of those names alone). A snapshot
+    of the game object does not hold them, so a step that changes them keeps state the graph cannot see."""
     own = module.__name__
     parts = {}
     for key, value in vars(module).items():
@@ -657,11 +657,14 @@ def module_state(identity, module):
             if value.__module__ == own:
                 for attr, v in vars(value).items():
                     if not attr.startswith('__') and not callable(v) and not isinstance(v, (staticmethod, classmethod, property)):
-                        parts[f'{key}.{attr}'] = identity.walk_unshared(v)
+                        name = f'{key}.{attr}'
+                        if only is None or name in only:
+                            parts[name] = identity.walk_unshared(v)
             continue
         # By content: the module's own sprites and levels are shared (snapshots name them), so a step
         # that moves one changes no snapshot and no identity.
-        parts[key] = identity.walk_unshared(value)
+        if only is None or key in only:
+            parts[key] = identity.walk_unshared(value)
     return parts
 
 
