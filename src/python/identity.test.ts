@@ -153,6 +153,14 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it("warns when a step changes one of the engine's mutable defaults (tg01 lights a marker made without tags: Sprite's tags=[] list)", async () => {
+    // Snapshots gave each restored marker a list of its own: 26 states, a shortest win of 5 where the engine wins in 4, no warning.
+    for (const engine of ENGINES) {
+      const r = await explore(apart('tg01', engine), { level: 1, workers: 2 });
+      expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed the engine's default value arcengine(\.sprites)?\.Sprite\.__init__\(tags=\)/), actions: ['ACTION1', 'ACTION5'] });
+    }
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);

@@ -96,6 +96,11 @@ def _changed(before, after):
 
 def _module_message(name, pinned=True):
     what = 'the step' if pinned else 'a step of this batch (taken again, none did: the first is named)'
+    if name.startswith('arcengine'):
+        return (f'{what} changed the engine\'s default value {name}: one object that every call not passing it '
+                'shares (each sprite made without tags holds the same list), so the change reaches every such '
+                'object, and those made later in the process; this graph does not follow it (give the objects '
+                'their own: Sprite(..., tags=[...]))')
     return (f'{what} changed {name} in the game\'s module: the game keeps state in module globals or class '
             'attributes, which its snapshot does not hold and its identity does not see')
 
@@ -163,10 +168,19 @@ class Expander:
             taken = 0
             self.current = keys[0] if keys else CLICK_BASE
 
+            # The short parts of the module's state are walked around every step of a checked state
+            # (the first time a step changes one, a counter that stops at its cap, it is seen).
+            watched = self.small_parts() if s < check else None
+
             def outcome_of(code):
                 self.current = code
                 live = rt.restore(snap)
+                before = module_state(rt.identity, rt.loaded.module, watched) if watched and self.identity_fault is None else None
                 fd = rt.step(live, code)
+                if before is not None:
+                    name = _changed(before, module_state(rt.identity, rt.loaded.module, watched))
+                    if name is not None:
+                        self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
                 fixed_actions(rt, fd)
                 return live, fd, rt.digest(live, settled(fd))
 

@@ -655,7 +655,11 @@ def module_state(identity, module, only=None):
             continue
         if isinstance(value, type):
             if value.__module__ == own:
+                # An Enum's own bookkeeping (_value2member_map_ caches a Flag combination once it is made) is no state.
+                internal = issubclass(value, Enum)
                 for attr, v in vars(value).items():
+                    if internal and attr.startswith('_') and attr.endswith('_'):
+                        continue
                     if not attr.startswith('__') and not callable(v) and not isinstance(v, (staticmethod, classmethod, property)):
                         name = f'{key}.{attr}'
                         if only is None or name in only:
@@ -665,6 +669,11 @@ def module_state(identity, module, only=None):
         # that moves one changes no snapshot and no identity.
         if only is None or key in only:
             parts[key] = identity.walk_unshared(value)
+    # The engine's mutable defaults (a Sprite made without tags holds Sprite.__init__'s list): one
+    # object for the whole process, which snapshots name and no identity holds.
+    for name, value in identity.engine_defaults:
+        if only is None or name in only:
+            parts[name] = identity.walk_unshared(value)
     return parts
 
 
@@ -684,6 +693,7 @@ class Identity:
         # The generator the last walk met suspended in a loop (Walker.hidden), for the explorer's check.
         self.last_hidden = None
         self.shared = registry.ids
+        self.engine_defaults = getattr(registry, 'defaults', [])
         self.mode = mode
         # Engine bookkeeping the game's own code reads is state of the game (IDENTITY.md): a move
         # budget in `_action_count`, a checkpoint written to `_clean_levels`.

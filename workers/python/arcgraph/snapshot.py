@@ -1,5 +1,5 @@
 """Snapshots: how a game state travels. A pickle of the game object in which the levels not being
-played, `_clean_levels` and the module's own sprites and levels are shared (the host holds them, the
+played, `_clean_levels`, the module's own sprites and levels and the engine's mutable defaults are shared (the host holds them, the
 pickle names them), enum members go by name (combinations of flags by value) and local functions by their code and closure."""
 import io
 import pickle
@@ -64,6 +64,39 @@ def _register_code(code):
             _register_code(const)
 
 
+_MUTABLE = (list, dict, set, bytearray)
+
+
+def engine_defaults():
+    """(name, value) of the mutable default values of the engine's functions (`Sprite(tags=[])`: one
+    list that every sprite made without tags holds), in a fixed order."""
+    import sys
+    found, seen = [], set()
+    for module_name in sorted(m for m in list(sys.modules) if m == 'arcengine' or m.startswith('arcengine.')):
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        functions = []
+        for _, value in sorted(vars(module).items()):
+            if isinstance(value, type) and value.__module__ == module_name:
+                for _, attr in sorted(vars(value).items()):
+                    fn = getattr(attr, '__func__', attr)
+                    if isinstance(fn, types.FunctionType):
+                        functions.append(fn)
+            elif isinstance(value, types.FunctionType) and value.__module__ == module_name:
+                functions.append(value)
+        for fn in functions:
+            code = fn.__code__
+            defaults = fn.__defaults__ or ()
+            names = code.co_varnames[code.co_argcount - len(defaults):code.co_argcount]
+            pairs = list(zip(names, defaults)) + sorted((fn.__kwdefaults__ or {}).items())
+            for name, value in pairs:
+                if isinstance(value, _MUTABLE) and id(value) not in seen:
+                    seen.add(id(value))
+                    found.append((f'{fn.__module__}.{fn.__qualname__}({name}=)', value))
+    return found
+
+
 class Registry:
     """What every snapshot of this game shares: built the same way in every host process."""
 
@@ -71,6 +104,14 @@ class Registry:
         self.ids = {}
         self.levels = []
         self.add(('A',), action_input)
+        # The engine's mutable defaults: an object holding one (a sprite made without tags) holds it
+        # again once restored, so a step that changes it changes it for all, as in the engine (the
+        # explorer's module check walks them, and warns).
+        self.defaults = engine_defaults()
+        self.default_ids = {}
+        for name, value in self.defaults:
+            self.add(('E', name), value)
+            self.default_ids[id(value)] = ('E', name)
         for i, level in enumerate(base._clean_levels):
             self.add(('C', i), level)
         for i, clean in enumerate(base._clean_levels):
@@ -130,10 +171,33 @@ def _sprite_type(base):
     return None
 
 
+_HOLDERS = {}  # type -> whether it is (or derives from) one of the engine's classes
+
+
+def _engine_type(t):
+    holder = _HOLDERS.get(t)
+    if holder is None:
+        holder = _HOLDERS[t] = any(c.__module__ == 'arcengine' or c.__module__.startswith('arcengine.') for c in t.__mro__)
+    return holder
+
+
+class _Named:
+    """Stands for a shared object in an object's state (pickle never asks reducer_override about a list)."""
+
+    __slots__ = ('key',)
+
+    def __init__(self, key):
+        self.key = key
+
+    def __reduce__(self):
+        return (_shared, (self.key,))
+
+
 class _Pickler(pickle.Pickler):
-    def __init__(self, file, shared):
+    def __init__(self, file, shared, defaults=None):
         super().__init__(file, protocol=5)
         self.shared = shared
+        self.defaults = defaults or {}
 
     def reducer_override(self, obj):
         key = self.shared.get(id(obj))
@@ -162,6 +226,14 @@ class _Pickler(pickle.Pickler):
             if name is not None and t.__members__.get(name) is obj:
                 return (getattr, (t, name))
             return (t, (obj.value,))
+        if self.defaults and _engine_type(t):
+            d = getattr(obj, '__dict__', None)
+            if d and not self.defaults.keys().isdisjoint(map(id, d.values())):
+                rv = obj.__reduce_ex__(5)
+                if type(rv) is tuple and len(rv) >= 3 and type(rv[2]) is dict:
+                    defaults = self.defaults
+                    state = {k: _Named(defaults[id(v)]) if id(v) in defaults else v for k, v in rv[2].items()}
+                    return rv[:2] + (state,) + rv[3:]
         return NotImplemented
 
 
@@ -188,7 +260,7 @@ class Snapshots:
         try:
             buf = io.BytesIO()
             buf.write(b'\x01')
-            _Pickler(buf, self.registry.ids).dump(game if extra is None else (game, extra))
+            _Pickler(buf, self.registry.ids, self.registry.default_ids).dump(game if extra is None else (game, extra))
         finally:
             game._action = action
         data = buf.getvalue()
