@@ -316,7 +316,7 @@ class Runtime:
             level = levels[i]
             if i == current or level is pristine[i] or id(level) in self.registry.ids or type(level) is not type(pristine[i]):
                 continue
-            if self.identity.walk_unshared(level) == self.shared_reference.get(('L', i)):
+            if not _held_outside(level) and self.identity.walk_unshared(level) == self.shared_reference.get(('L', i)):
                 levels[i] = pristine[i]
 
     def digest(self, live, frame):
@@ -331,6 +331,27 @@ class Runtime:
             h.update(b'%d' % rng[2])
             d = h.digest()
         return d
+
+
+def _held_outside(level):
+    """Whether the level, or an object in its lists and dicts (its sprites), is referenced from anywhere
+    else (the game keeps the level, or one of its sprites, in an attribute): such a level stays, as
+    the pristine copy in its place would leave the game's reference pointing at another object."""
+    import sys
+    # the caller's variable, this parameter, getrefcount's argument, and the _levels list
+    if sys.getrefcount(level) > 4:
+        return True
+    occurrences = {}
+    containers = [v if type(v) is list else v.values() for v in vars(level).values() if type(v) is list or type(v) is dict]
+    for seq in containers:
+        for x in seq:
+            occurrences[id(x)] = occurrences.get(id(x), 0) + 1
+    for seq in containers:
+        for x in seq:
+            # the loop's variable and getrefcount's argument besides the level's own containers
+            if type(x).__module__ != 'builtins' and sys.getrefcount(x) - 2 > occurrences[id(x)]:
+                return True
+    return False
 
 
 def settled(fd):
