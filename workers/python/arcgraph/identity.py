@@ -46,6 +46,11 @@ _CONTAINERS = frozenset({list, dict, tuple})
 _MUTABLE = frozenset({list, dict})
 
 
+def _plain_containers(kinds):
+    """Whether container types `kinds` are all a plain table's: list, dict, tuple, named tuples."""
+    return kinds <= _CONTAINERS or all(t in _CONTAINERS or (issubclass(t, tuple) and hasattr(t, '_fields')) for t in kinds)
+
+
 def _tuple_token(t):
     return 't' if t is tuple else 'n' + t.__qualname__ + ';'
 _SCALARS = frozenset({int, str, float, bool, type(None)})
@@ -389,10 +394,8 @@ class Walker:
             if kinds <= _SCALARS:
                 return True
             others = kinds - _SCALARS
-            if not others <= _CONTAINERS:
-                for tx in others:
-                    if tx not in _CONTAINERS and not (issubclass(tx, tuple) and hasattr(tx, '_fields')):
-                        return False
+            if not _plain_containers(others):
+                return False
             # the next level: the containers among the items, in order (filtered in C), of kinds `others`
             level = items if others == kinds else list(compress(items, map(others.__contains__, map(type, items))))
             kinds = others
@@ -423,10 +426,8 @@ class Walker:
         if kinds <= _SCALARS:
             return True
         others = kinds - _SCALARS
-        if not others <= _CONTAINERS:
-            for tx in others:
-                if tx not in _CONTAINERS and not (issubclass(tx, tuple) and hasattr(tx, '_fields')):
-                    return False
+        if not _plain_containers(others):
+            return False
         if len(kinds) == 1 and list not in kinds and dict not in kinds:
             # a table of records (tuples of one class): their scalars' types in one pass, in C
             if set(map(type, chain.from_iterable(items))) <= _SCALARS:
