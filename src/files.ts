@@ -3,7 +3,7 @@
  * before any work is done, and atomic writes (a reader never sees a half-written file).
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, parse, resolve } from 'node:path';
 
 /**
@@ -30,6 +30,11 @@ export function makeDir(dir: string): void {
       if (code !== 'EEXIST') throw new Error(`cannot create ${level} (${code ?? (err as Error).message})`);
     }
   }
+}
+
+/** Removes `dir` when it is an empty folder (one a command made and wrote nothing in, or emptied). */
+export function removeEmptyDir(dir: string): void {
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
 }
 
 /** Creates a file in `dir` and removes it: the one sure test of writability (access() lies to root). */

@@ -308,7 +308,12 @@ export function openPythonGame(ref: string, options: PythonGameOptions = {}): Py
  * which draws all seven, reads such a graph right (the available policy would draw unoffered ones).
  */
 export function checkUnofferedPolicy(game: unknown, policy: string): void {
-  if (game instanceof PythonGame && game.options.unoffered === 'step' && policy !== 'reference') {
-    throw new InputError(`the actions a game does not offer are stepped (--unoffered step) for the reference policy alone, which sends them; the ${policy} policy draws from the ${game.offered.length} the game offers (drop --unoffered step, or use --policy reference)`);
+  if (game instanceof PythonGame) checkUnofferedMode(game.options.unoffered, policy, `the ${game.offered.length}`);
+}
+
+/** The same check on the options alone (a sweep's, before its games load); `offered` says how many the game offers where known. */
+export function checkUnofferedMode(unoffered: UnofferedMode | undefined, policy: string, offered = 'those'): void {
+  if (unoffered === 'step' && policy !== 'reference') {
+    throw new InputError(`the actions a game does not offer are stepped (--unoffered step) for the reference policy alone, which sends them; the ${policy} policy draws from ${offered} the game offers (drop --unoffered step, or use --policy reference)`);
   }
 }

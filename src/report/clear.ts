@@ -5,7 +5,8 @@
  * game the new night does not sweep would stay, unlinked and stale). Only what the earlier
  * report.json names, in the layout arcgraph writes, is removed; any other file is left alone.
  */
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { removeEmptyDir } from '../files.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SITE } from './paths.js';
 import { REPORT_FILES } from './write.js';
@@ -42,11 +43,6 @@ const removeFile = (path: string): void => {
   if (existsSync(path)) unlinkSync(path);
 };
 
-/** Removes `path` when it is an empty folder. */
-const removeIfEmpty = (path: string): void => {
-  if (existsSync(path) && readdirSync(path).length === 0) rmdirSync(path);
-};
-
 /**
  * Removes the earlier night's outputs from report folder `dir`; returns when that night started,
  * or null when the folder held no arcgraph report.
@@ -65,7 +61,7 @@ export function clearEarlierReport(dir: string): string | null {
       rmSync(join(dir, SITE.levelDir(g.game, n)), { recursive: true, force: true });
     }
     removeFile(join(dir, SITE.gamePage(g.game)));
-    removeIfEmpty(join(dir, 'games', g.game));
+    removeEmptyDir(join(dir, 'games', g.game));
     // reproductions: those the findings name, and the rest of their folder's recordings of this game
     const q = g.qualification;
     const folders = new Set<string>([join(dir, 'reproductions', g.game)]);
@@ -78,11 +74,11 @@ export function clearEarlierReport(dir: string): string | null {
       for (const name of readdirSync(folder)) {
         if (name.startsWith(`${g.game}.`) && name.endsWith('.recording.jsonl')) removeFile(join(folder, name));
       }
-      removeIfEmpty(folder);
+      removeEmptyDir(folder);
     }
   }
-  removeIfEmpty(join(dir, 'games'));
-  removeIfEmpty(join(dir, 'reproductions'));
+  removeEmptyDir(join(dir, 'games'));
+  removeEmptyDir(join(dir, 'reproductions'));
   for (const file of Object.values(REPORT_FILES)) removeFile(join(dir, file));
   return earlier.startedAt;
 }

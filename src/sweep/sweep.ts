@@ -9,7 +9,7 @@ import type { Policy } from '../analysis/index.js';
 import { DEFAULT_THRESHOLD } from '../analysis/index.js';
 import { GameLoadError, InputError, isInterrupted } from '../errors.js';
 import { loadGame, looksLikePath, type LoadedGame, suiteIds, suiteModule } from '../suite/index.js';
-import { arcFolderProblem, arcGameById, arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, unknownGameMessage, type PythonGameOptions } from '../python/index.js';
+import { arcFolderProblem, arcGameById, checkUnofferedMode, arcGameFile, arcGamesIn, arcGameWithoutMetadata, noMetadataMessage, openPythonGame, PythonGame, unknownGameMessage, type PythonGameOptions } from '../python/index.js';
 import { defaultWorkers } from '../parallel/index.js';
 import { GRAPH_VIEW_LIMIT } from '../report/index.js';
 import type { Budget, GameReport, LevelReport, SweepReport } from '../report/index.js';
@@ -144,9 +144,7 @@ function jobSettings(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python'
 
 /** The games to sweep, loaded, and the night's plan. */
 export async function prepareSweep(options: Pick<SweepOptions, 'games' | 'arcGames' | 'python' | 'budget' | 'policy' | 'threshold' | 'seed' | 'graphLimit' | 'chainLevels' | 'stepSeconds'>): Promise<{ refs: string[]; loaded: (LoadedGame | BrokenGame)[]; plan: SweepPlan }> {
-  if (options.python?.unoffered === 'step' && (options.policy ?? 'available') !== 'reference') {
-    throw new InputError(`the actions a game does not offer are stepped (--unoffered step) for the reference policy alone, which sends them; the ${options.policy ?? 'available'} policy draws from those the game offers (drop --unoffered step, or use --policy reference)`);
-  }
+  checkUnofferedMode(options.python?.unoffered, options.policy ?? 'available');
   const refs = [...(options.games ?? (options.arcGames !== undefined ? arcGamesIn(options.arcGames) : suiteIds()))];
   if (refs.length === 0) throw new InputError(options.arcGames !== undefined ? `no ARC games in ${options.arcGames} (an environment_files tree: <id>/<version>/<id>.py)` : 'no games to sweep: the suite is empty and no --games were given');
   const sources = await loadSources(refs, options);

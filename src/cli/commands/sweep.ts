@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, rmdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
+import { removeEmptyDir } from '../../files.js';
 import { headline, holdsReport, levelLine, readBaseline, REPORT_FILES } from '../../report/index.js';
 import { DEFAULT_ARC_BUDGET, DEFAULT_BUDGET, formatBudget, parseBudget, sweepBudget } from '../../sweep/index.js';
 import { sweep, type SweepEvent } from '../../sweep/index.js';
@@ -70,11 +71,6 @@ Exit codes: 0 all levels pass (or are inconclusive), 1 a level or game fails (a 
 included), 2 bad input (an unknown game, no Python or engine),
 130 interrupted (Ctrl-C or SIGTERM: the reports hold the games finished before it and say
 "interrupted"; a second signal quits at once).`;
-
-/** Removes a folder this command created if nothing was written in it. */
-function rmEmptyDir(dir: string): void {
-  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
-}
 
 const dated = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, '').replace(/:/g, '-');
 
@@ -172,8 +168,8 @@ const command: Command = {
           : await sweep({ games, budget, policy, workers, out, baseline, history, signal: stop.signal, onEvent, stepSeconds, maxMemory, ...(arcGames !== undefined && { arcGames }), python });
       } catch (err) {
         // Bad input found while loading the games: no report folder is left behind for it.
-        if (!outExisted) rmEmptyDir(out);
-        if (shared && !sharedExisted) rmEmptyDir(shared);
+        if (!outExisted) removeEmptyDir(out);
+        if (shared && !sharedExisted) removeEmptyDir(shared);
         throw err;
       }
       for (const r of report.regressions) say(`REGRESSION ${r.kind}: ${r.message}`);
