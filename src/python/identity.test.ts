@@ -190,6 +190,41 @@ describe('a state that will not pickle, of a game that does', () => {
       expect(await level1(game)).toEqual(truth1(gen1Twin));
     }
   });
+
+  it("travels as a path when it pickles but will not load (rb01: the game's own __reduce__ names a rebuilder that refuses counts of 2 and more)", async () => {
+    // Its snapshots were sent as they were: expanding the first one raised ValueError and ended the exploration.
+    for (const engine of ENGINES) {
+      const game = apart('rb01', engine);
+      expect(game.info.snapshots).toBe('pickle');
+      expect(await level1(game)).toEqual(truth1(gen1Twin));
+    }
+  });
+
+  it('is a fault of that state, not an uncaught error, when a snapshot will not load all the same', () => {
+    // The load check runs for snapshots holding a type whose pickling hooks are the game's code: here it is
+    // turned off, as for hooks from elsewhere.
+    const script = [
+      'import sys',
+      'from arcgraph.runtime import Runtime, GameError',
+      'rt = Runtime(sys.argv[1])',
+      'import arcgraph.snapshot as snapshot',
+      'rt.snapshots.game_file = None',
+      'snapshot._HOW.clear()',
+      'live = rt.fresh()',
+      'rt.step(live, 2); rt.step(live, 1)',
+      'snap = rt.pack(live)',
+      'try:',
+      '    rt.restore(snap)',
+      'except GameError as err:',
+      '    print(err.describe())',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', script, join(FIXTURE_ENGINE, 'apart', 'rb01', 'v1', 'rb01.py')], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: [join(FIXTURE_ENGINE, '..', '..', '..', 'workers', 'python'), FIXTURE_ENGINE].join(':') },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('arcgraph could not restore the state before the last action from its snapshot (pickle): ValueError: no rebuilding a count of 2 (rb01.py:11 in _moves)');
+  });
 });
 
 describe.runIf(hasArc)('the state identity on the real engine', () => {

@@ -158,7 +158,7 @@ class Runtime:
         self.rng_start = np.random.get_state()
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
-        self.snapshots = Snapshots(self.registry, compress=compress)
+        self.snapshots = Snapshots(self.registry, compress=compress, game_file=L.file)
         self.identity = Identity(self.registry, base, identity, source=L.source)
         self.shared_reference = shared_levels(self.identity, self.registry)
         self.info = L.info(base)
@@ -196,7 +196,12 @@ class Runtime:
     def pack(self, live):
         if self.pickling:
             try:
-                return self._pack(live[0], live[1])
+                data = self._pack(live[0], live[1])
+                if self.snapshots.hooked:
+                    # The game's own __reduce__ or __setstate__ decided how part of it pickles: a
+                    # snapshot that will not load travels as a path too (loaded once, here).
+                    self.snapshots.loads(data)
+                return data
             except Exception as err:  # noqa: BLE001 - this state will not pickle: it travels as a path
                 self.path_states += 1
                 if self.unpicklable_later is None:
@@ -229,7 +234,11 @@ class Runtime:
             for code in json.loads(bytes(snapshot[5 + n:])):
                 self.step(live, code)
             return live
-        obj = self.snapshots.loads(snapshot)
+        try:
+            obj = self.snapshots.loads(snapshot)
+        except Exception as err:  # noqa: BLE001 - pickled, but something in it will not load
+            text = f'{type(err).__name__}: {err}'
+            raise GameError('exception', f'arcgraph could not restore the state before the last action from its snapshot (pickle): {text}', _last_frame(err, self.loaded.file)) from None
         game, rng = obj if type(obj) is tuple else (obj, None)
         # The path from this snapshot is kept, so a successor that will not pickle can travel as it.
         return [game, rng, [], snapshot if type(snapshot) is bytes else bytes(snapshot)]

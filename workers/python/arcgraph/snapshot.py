@@ -1,6 +1,7 @@
 """Snapshots: how a game state travels. A pickle of the game object in which the levels not being
 played, `_clean_levels`, the module's own sprites and levels and the engine's mutable defaults are shared (the host holds them, the
 pickle names them), enum members go by name (combinations of flags by value) and local functions by their code and closure."""
+import copyreg
 import io
 import pickle
 import types
@@ -193,18 +194,63 @@ class _Named:
         return (_shared, (self.key,))
 
 
+# How the pickler treats each type (decided once per type): as pickle would; a function or code
+# object of the game's (by code key); an enum member (by name); an engine object that may hold one of
+# its mutable defaults; an exact named tuple (its items, without named tuples' Python __getnewargs__:
+# lp85 holds 500 a state); or a type whose pickling hooks are the game's own code (its snapshots are
+# loaded once to see they restore).
+_AS_IS, _FUNCTION, _CODE_OBJECT, _ENUM, _ENGINE, _NAMED_TUPLE, _HOOKED = range(7)
+_PICKLE_HOOKS = ('__reduce__', '__reduce_ex__', '__getstate__', '__setstate__', '__getnewargs__', '__getnewargs_ex__', '__new__')
+_HOW = {}
+
+
+def _code_file(fn):
+    code = getattr(getattr(fn, '__func__', fn), '__code__', None)  # __new__ is a staticmethod
+    return code.co_filename if code is not None else None
+
+
+def _how(t, game_file):
+    how = _HOW.get(t)
+    if how is None:
+        if t is types.FunctionType:
+            how = _FUNCTION
+        elif t is types.CodeType:
+            how = _CODE_OBJECT
+        elif issubclass(t, Enum):
+            how = _ENUM
+        elif game_file is not None and any(_code_file(c.__dict__.get(name)) == game_file for c in t.__mro__ for name in _PICKLE_HOOKS):
+            how = _HOOKED
+        elif _engine_type(t):
+            how = _ENGINE
+        elif t.__bases__ == (tuple,) and '_fields' in t.__dict__ and t.__dictoffset__ == 0:
+            how = _NAMED_TUPLE
+        else:
+            how = _AS_IS
+        _HOW[t] = how
+    return how
+
+
 class _Pickler(pickle.Pickler):
-    def __init__(self, file, shared, defaults=None):
+    def __init__(self, file, shared, defaults=None, game_file=None):
         super().__init__(file, protocol=5)
         self.shared = shared
         self.defaults = defaults or {}
+        self.game_file = game_file
+        self.hooked = False  # met an object whose pickling the game's code decides
 
     def reducer_override(self, obj):
         key = self.shared.get(id(obj))
         if key is not None:
             return (_shared, (key,))
         t = type(obj)
-        if t is types.FunctionType:
+        how = _HOW.get(t)
+        if how is None:
+            how = _how(t, self.game_file)
+        if how == _AS_IS:
+            return NotImplemented
+        if how == _NAMED_TUPLE:
+            return (copyreg.__newobj__, (t, *obj))
+        if how == _FUNCTION:
             qualname = obj.__qualname__
             if '<locals>' not in qualname and '<lambda>' not in qualname:
                 return NotImplemented
@@ -215,18 +261,22 @@ class _Pickler(pickle.Pickler):
             contents = tuple(_cell_value(c) for c in cells)
             state = (obj.__defaults__, obj.__kwdefaults__, contents, dict(obj.__dict__))
             return (_new_function, (code_key, obj.__module__, obj.__name__, len(cells)), state, None, None, _set_function_state)
-        if t is types.CodeType:
+        if how == _CODE_OBJECT:
             key = _code_key(obj)
             _CODE.setdefault(key, obj)
             return (_code, (key,))
-        if isinstance(obj, Enum):
+        if how == _ENUM:
             # A member by its name; one without a name of its own (a Flag combination such as
             # RED|BLUE, a pseudo-member, Flag(0)) by its value: the class rebuilds it.
             name = obj.name
             if name is not None and t.__members__.get(name) is obj:
                 return (getattr, (t, name))
             return (t, (obj.value,))
-        if self.defaults and _engine_type(t):
+        if how == _HOOKED:
+            self.hooked = True
+            if not _engine_type(t):
+                return NotImplemented
+        if self.defaults:  # an engine object
             d = getattr(obj, '__dict__', None)
             if d and not self.defaults.keys().isdisjoint(map(id, d.values())):
                 rv = obj.__reduce_ex__(5)
@@ -247,10 +297,13 @@ def _cell_value(cell):
 class Snapshots:
     """Pickles and unpickles game states against the registry; `compress` adds zlib level 1."""
 
-    def __init__(self, registry, compress=False):
+    def __init__(self, registry, compress=False, game_file=None):
         self.registry = registry
         self.compress = compress
+        self.game_file = game_file
         self.shared_action = _REGISTRY[('A',)]
+        # Whether the last dumps met an object whose pickling hooks are the game's own code.
+        self.hooked = False
 
     def dumps(self, game, extra=None):
         """The game object, or (game, extra) when extra is not None."""
@@ -260,7 +313,9 @@ class Snapshots:
         try:
             buf = io.BytesIO()
             buf.write(b'\x01')
-            _Pickler(buf, self.registry.ids, self.registry.default_ids).dump(game if extra is None else (game, extra))
+            pickler = _Pickler(buf, self.registry.ids, self.registry.default_ids, self.game_file)
+            pickler.dump(game if extra is None else (game, extra))
+            self.hooked = pickler.hooked
         finally:
             game._action = action
         data = buf.getvalue()
