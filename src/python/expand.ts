@@ -111,6 +111,8 @@ export class PythonLevel {
   private startNote: string | undefined;
   /** Unoffered actions that changed the level's start or a checked state (bit 1 << action). */
   private unofferedMask = 0;
+  /** Why some states travel as action paths though the game pickles (the first reason, in order of the text: the same whichever process met it). */
+  private pathReason: string | undefined;
   private readonly stopped = new Abandonment();
 
   constructor(
@@ -157,6 +159,8 @@ export class PythonLevel {
     const count = keys.length;
     const fc = m.header.frameCollisions as { collisions: number; checked: number; violations: number } | undefined;
     if (fc) this.collisions.set(Number(m.header.pid ?? 0), fc);
+    const paths = m.header.paths;
+    if (typeof paths === 'string' && (this.pathReason === undefined || paths < this.pathReason)) this.pathReason = paths;
     const result: BatchRecords = { steps: u32(stepsB), recordEnds: u32(endsB), ...fingerprints(digests, count), keys, cells: u16(cells), action: u16(action), outcome, node: i32(node), bytes, bytesEnd: u32(bytesEnd) };
     this.statTotals.set(result, u32(totals));
     const identity = m.header.identity as BatchRecords['identity'];
@@ -217,7 +221,7 @@ export class PythonLevel {
       unoffered: game.options.unoffered ?? 'stay',
       identity: game.options.identity,
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
-      snapshots: game.info.snapshots,
+      snapshots: this.pathReason === undefined ? game.info.snapshots : `${game.info.snapshots}; some states travel as action paths (${this.pathReason})`,
       clicks,
       ...(game.options.identity === 'frame' && {
         frameCollisions: [...this.collisions.values()].reduce((a, c) => ({ collisions: a.collisions + c.collisions, checked: a.checked + c.checked, violations: a.violations + c.violations }), { collisions: 0, checked: 0, violations: 0 }),

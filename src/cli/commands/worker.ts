@@ -27,7 +27,9 @@ Options:
                        machine gone) goes back to the queue for another worker (default ${DEFAULT_LOCK_SECONDS})
   --step-timeout S     a game step or render that does not return within S seconds is a hang: the
                        level is reported as "hang" (default 10)
-  --max-memory GB      memory budget of each job; worker threads get an equal share of heap
+  --max-memory GB      memory budget of each job; worker threads get an equal share of it as heap,
+                       and a game that allocates past it is "out of memory" (default: 80% of what
+                       is free when the job starts)
   --python PATH        the Python interpreter of real ARC games on this machine (default python3,
                        or ARCGRAPH_PYTHON)
   --json               at the end, print what this worker did as one JSON object

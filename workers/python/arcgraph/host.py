@@ -149,6 +149,8 @@ class Host:
             reply['pid'] = os.getpid()
         if error:
             reply['error'] = error
+        if self.rt.unpicklable_later is not None:
+            reply['paths'] = self.rt.unpicklable_later
         return reply, [steps.tobytes(), ends.tobytes(), b''.join(rec.digests), rec.keys.tobytes(), rec.cells.tobytes(), rec.action.tobytes(), rec.outcome.tobytes(), rec.node.tobytes(), b''.join(rec.bytes), rec.bytes_end.tobytes(), totals.tobytes()]
 
     def op_walks(self, header, blobs):

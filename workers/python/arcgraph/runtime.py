@@ -182,8 +182,7 @@ class Runtime:
             self.base = None
             self.pickling = False
             self.unpicklable = f'{type(err).__name__}: {err}'
-        # States of a pickling game that would not pickle (sent as paths), and the first one's reason.
-        self.path_states = 0
+        # Why the first state of a pickling game that would not pickle (sent as a path) would not.
         self.unpicklable_later = None
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
@@ -203,9 +202,8 @@ class Runtime:
                     self.snapshots.loads(data)
                 return data
             except Exception as err:  # noqa: BLE001 - this state will not pickle: it travels as a path
-                self.path_states += 1
                 if self.unpicklable_later is None:
-                    self.unpicklable_later = f'{type(err).__name__}: {err}'
+                    self.unpicklable_later = f'{"its pickle would not load: " if self.snapshots.hooked else ""}{type(err).__name__}: {err}'
         return self._path(live)
 
     def _path(self, live):

@@ -310,6 +310,7 @@ class Snapshots:
         # The last action is engine bookkeeping, set again before every step: never worth its bytes.
         action = game._action
         game._action = self.shared_action
+        self.hooked = False
         try:
             buf = io.BytesIO()
             buf.write(b'\x01')
