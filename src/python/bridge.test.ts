@@ -154,6 +154,41 @@ describe('the Python bridge on the fixture games', () => {
     expect(crash.reason).toMatch(/available actions became \[1, 2, 5\], not \[1, 2\] as when it was loaded/);
   });
 
+  it("explores a level whose winning step's frame offers the next level's actions, and refuses that next level at its start, naming both lists (pl01)", async () => {
+    // pl01's level 2 offers ACTION6 alone: level 1's winning step crashed the exploration of level 1.
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'pl01'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const r = await explore(game, { level: 1, workers: 1 });
+    expect([r.nodes, r.fullyExplored, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([4, true, ['ACTION2', 'ACTION2', 'ACTION5'], '1/1']);
+    const crash = (await exploreGraph(game, { level: 2, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(crash).toBeInstanceOf(GameCrash);
+    expect(crash.actions).toEqual([]);
+    expect(crash.reason).toMatch(/level 2 offers \[6\] at its start, not \[1, 2, 5\] as the game did when loaded: arcgraph explores one set of actions for a game/);
+  });
+
+  it('makes a step the engine answers with no frame (the game already over) a fault of the game, not an error of the host', () => {
+    // A state restored from its snapshot that behaves unlike the game can be over where the graph has it playing.
+    const script = [
+      'import sys',
+      'from arcgraph.runtime import Runtime, GameError, settled',
+      'rt = Runtime(sys.argv[1])',
+      'live = rt.fresh()',
+      'for code in (2, 2, 2):',
+      '    fd = rt.step(live, code)',
+      'print(fd.state.name)',
+      'try:',
+      '    settled(rt.step(live, 2))',
+      'except GameError as err:',
+      '    print(err.describe())',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', script, join(FIXTURE_ENGINE, 'games', 'gen1', 'v1', 'gen1.py')], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: [join(FIXTURE_ENGINE, '..', '..', '..', 'workers', 'python'), FIXTURE_ENGINE].join(':') },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['WIN', 'the step returned no frame: the engine says the game was over (WIN) before it, though this state was playing where it was found (a state restored from its snapshot behaves unlike the game?)']);
+  });
+
   it('explores the actions a game does not offer as the engine steps them under --unoffered step (the reference policy), and names one that acts beyond the level start otherwise', async () => {
     // un01: four cells, four offered moves (ACTION1 right, ACTION2 left) to reach the last; ACTION7,
     // which it does not offer, takes the player back to the first cell (no change at the start).

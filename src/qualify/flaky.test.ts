@@ -71,4 +71,11 @@ describe('repeatFlaky', () => {
     const steady = { ...corridor('render'), render: (s: { pos: number }) => (s.pos === 2 && renders++ % 2 ? corridor('throw').render({ pos: 3 }) : plain(s)) };
     expect(repeatFlaky(steady, 1, [RIGHT, RIGHT], 'impure-render')).toEqual([RIGHT, RIGHT]);
   });
+
+  it('records a nondeterministic sequence once when playing it again throws (a Python game whose restored states behave unlike it)', () => {
+    // The sequence was found nondeterministic; played again here its last step throws every time: a
+    // finding with its reproduction, not an error that ends qualify.
+    const broken = { ...corridor('throw'), step: (s: { pos: number }, a: Action) => (s.pos === 1 ? (() => { throw new Error('no frame'); })() : corridor('throw').step(s, a)) };
+    expect(repeatFlaky(broken, 1, [RIGHT, RIGHT], 'nondeterminism')).toEqual([RIGHT, RIGHT]);
+  });
 });

@@ -43,7 +43,8 @@ class Records:
 
 def fixed_actions(rt, fd):
     """The graph steps the actions the game offered when loaded, in every state: a game that offers
-    others later would have moves the graph misses (and a 'no win is reachable' that is false)."""
+    others later would have moves the graph misses (and a 'no win is reachable' that is false). Not
+    checked on a step that won or lost the level: its frame may be the next level's already."""
     offered = fd.available_actions
     if offered != rt.offered and sorted(int(a) for a in offered) != rt.offered:
         raise GameError('exception', f"the game's available actions became {sorted(int(a) for a in offered)}, not {rt.offered} as when it was loaded: "
@@ -181,7 +182,8 @@ class Expander:
                     name = _changed(before, module_state(rt.identity, rt.loaded.module, watched))
                     if name is not None:
                         self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
-                fixed_actions(rt, fd)
+                if rt.status(live[0], fd, level) == PLAYING:
+                    fixed_actions(rt, fd)
                 return live, fd, rt.digest(live, settled(fd))
 
             def record(code, bit, cells, result):

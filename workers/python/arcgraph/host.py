@@ -122,9 +122,14 @@ class Host:
 
     def op_root(self, header, blobs):
         rt = self.rt
-        live, frame, how, note = level_start(rt, int(header['level']), header.get('path'))
+        level = int(header['level'])
+        live, frame, how, note = level_start(rt, level, header.get('path'))
         game = live[0]
-        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, int(header['level']))}
+        offered = sorted(int(a) for a in game._available_actions)
+        if level > 1 and offered != rt.offered:
+            raise GameError('exception', f'level {level} offers {offered} at its start, not {rt.offered} as the game did when loaded: arcgraph '
+                            'explores one set of actions for a game (ARC games keep available_actions fixed), so it cannot explore this level', '')
+        reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, level)}
         blobs = [rt.pack(live), rt.digest(live, frame), frame.astype('uint8').tobytes()]
         moves = len([a for a in rt.actions if a != 6])
         if 6 in rt.actions:

@@ -363,4 +363,8 @@ def _held_outside(level):
 
 def settled(fd):
     """The settled frame of a step: the last layer (an animation's earlier layers are in between)."""
+    if not fd.frame:
+        # The engine answers an action with no frame only when the game is over already.
+        raise GameError('exception', f'the step returned no frame: the engine says the game was over ({fd.state.name}) before it, though this '
+                        'state was playing where it was found (a state restored from its snapshot behaves unlike the game?)', '')
     return fd.frame[-1]
