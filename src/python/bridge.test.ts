@@ -166,6 +166,15 @@ describe('the Python bridge on the fixture games', () => {
     expect(crash.reason).toMatch(/level 2 offers \[6\] at its start, not \[1, 2, 5\] as the game did when loaded: arcgraph explores one set of actions for a game/);
   });
 
+  it("steps the middle of a click class three grid cells across, where a target's bullseye is (bt01)", async () => {
+    // Its first, last, leftmost and rightmost cells all missed the middle: no win, an exact 0.
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt01'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const r = await explore(game, { level: 1, workers: 1 });
+    expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, ['ACTION6(24,24)'], '1/56']);
+    expect(r.python!.clicks).toMatchObject({ split: 1, splitCells: 576 });
+  });
+
   it('makes a step the engine answers with no frame (the game already over) a fault of the game, not an error of the host', () => {
     // A state restored from its snapshot that behaves unlike the game can be over where the graph has it playing.
     const script = [

@@ -74,7 +74,8 @@ def samples(cells, count, verify, salt, scale):
     """The cells of a class stepped besides its first (row-major: its topmost): its last (bottommost,
     the farthest from the first); for a class wider than a grid cell (`scale` display cells) its
     leftmost and rightmost too: a region the game reads the click's position in (a click-to-move game
-    steps toward it) behaves differently at its edges; then `verify` - 1 pseudo-random ones chosen by
+    steps toward it) behaves differently at its edges; for a class three grid cells wide or tall or more
+    its middle (a button that reacts at its centre alone); then `verify` - 1 pseudo-random ones chosen by
     `salt` (the state's bytes and the class)."""
     if count < 2:
         return []
@@ -85,6 +86,13 @@ def samples(cells, count, verify, salt, scale):
         for cell in (int(cells[left]), int(cells[right])):
             if cell != int(cells[0]) and cell not in out:
                 out.append(cell)
+    ys = cells // 64
+    if int(xs[right]) - int(xs[left]) >= 2 * scale or int(ys[-1]) - int(ys[0]) >= 2 * scale:
+        # three grid cells across or more: its middle too (the cell nearest its centroid), which none
+        # of those is: a button that reacts at its centre alone
+        middle = int(cells[int(((xs - xs.mean()) ** 2 + (ys - ys.mean()) ** 2).argmin())])
+        if middle != int(cells[0]) and middle not in out:
+            out.append(middle)
     for j in range(1, min(verify, count - 1)):
         out.append(int(cells[1 + (salt + 104729 * j) % (count - 1)]))
     return out
