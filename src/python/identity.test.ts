@@ -11,7 +11,7 @@ import { explore } from '../level.js';
 import { analyze } from '../analysis/index.js';
 import { parseAction } from '../engine/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, fl01Twin, gen1Twin, gn01Twin, hasArc, hs01Twin, rs01Twin } from '../../test/support/python.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, cl01Twin, fl01Twin, gen1Twin, gn01Twin, hasArc, hs01Twin, rs01Twin } from '../../test/support/python.js';
 import type { Game } from '../engine/index.js';
 import { NodeFlag } from '../graph/index.js';
 import { openPythonGame, type PythonGame } from './index.js';
@@ -52,7 +52,7 @@ describe('the identity walk on pairs of values', () => {
     const r = spawnSync('python3', [join(FIXTURE_ENGINE, 'walks', 'pairs.py')], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: join(FIXTURE_ENGINE, '..', '..', '..', 'workers', 'python') } });
     expect(r.stderr).toBe('');
     const pairs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; equal: boolean; want: boolean });
-    expect(pairs.length).toBe(18);
+    expect(pairs.length).toBe(21);
     expect(pairs.filter((p) => p.equal !== p.want).map((p) => p.name)).toEqual([]);
   });
 });
@@ -184,6 +184,15 @@ describe('snapshots hold what a game keeps', () => {
     // Rebuilt by name, RED|BLUE was no attribute of the class: the restore raised AttributeError.
     expect(truth1(fl01Twin)).toEqual({ nodes: 7, lost: 2, p: '1/2', warning: null });
     for (const engine of ENGINES) expect(await level1(apart('fl01', engine))).toEqual(truth1(fl01Twin));
+  });
+
+  it('keeps one closure cell for the two functions that share it (cl01: move and read over one hidden counter, move recursive)', async () => {
+    // Each function was rebuilt with cells of its own: after a restore move changed a cell read never read (3 states, P(win) 0).
+    expect(truth1(cl01Twin)).toEqual({ nodes: 5, lost: 1, p: '1/3', warning: null });
+    for (const engine of ENGINES) {
+      const r = await explore(apart('cl01', engine), { level: 1, workers: 2 });
+      expect({ nodes: r.nodes, lost: r.terminals.lost, p: r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, warning: r.identityWarning?.message ?? null, shortest: r.shortestWin?.actions }).toEqual({ ...truth1(cl01Twin), shortest: ['ACTION1', 'ACTION1', 'ACTION5'] });
+    }
   });
 });
 

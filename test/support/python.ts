@@ -175,6 +175,26 @@ export const fl01Twin: Game<{ on: number; end: number }> = {
   decode: (b) => ({ on: b[0], end: b[1] }),
 };
 
+/** cl01 in TypeScript: a hidden counter 0..2; ACTION1 up, ACTION2 down, ACTION5 wins at 2, loses at 1. */
+export const cl01Twin: Game<{ n: number; end: number }> = {
+  id: 'cl01',
+  title: 'CL01 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [1, 2, 5],
+  init: () => ({ n: 0, end: 0 }),
+  step(s, a: Action) {
+    if (a.id === GameAction.ACTION1) return { ...s, n: Math.min(s.n + 1, 2) };
+    if (a.id === GameAction.ACTION2) return { ...s, n: Math.max(s.n - 1, 0) };
+    if (s.n === 0) return s;
+    return { ...s, end: s.n === 2 ? 1 : 2 };
+  },
+  status: (s) => (s.end === 1 ? 'won' : s.end === 2 ? 'lost' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.n, s.end),
+  decode: (b) => ({ n: b[0], end: b[1] }),
+};
+
 /** hs01 in TypeScript: a hub and a side room (set_level between them); the side room's lever stays where it was left. */
 export const hs01Twin: Game<{ room: number; lever: number; won: boolean }> = {
   id: 'hs01',

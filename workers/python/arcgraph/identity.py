@@ -194,13 +194,16 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden')
+    __slots__ = ('out', 'seen', 'cells', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale')
 
     def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
         self.layers_change = layers_change
         self.out = []
         self.seen = {}
+        # Closure cells met, numbered apart from `seen` (a cell met again is a back reference `k`: two
+        # functions over one cell are not two over equal cells), so a walk without shared cells is as before.
+        self.cells = {}
         # What `seen` numbers, alive till the walk ends: a temporary freed mid-walk could hand its id
         # to another, which would read as a back reference.
         self.keep = []
@@ -226,11 +229,14 @@ class Walker:
         mark = len(out)
         added = []
         saved = self.seen
+        saved_cells = self.cells
         self.seen = _Tracking(saved, added)
+        self.cells = dict(saved_cells)
         try:
             self.walk(value)
         finally:
             self.seen = saved
+            self.cells = saved_cells
             for key in added:
                 del saved[key]
         b = b''.join(out[mark:])
@@ -626,11 +632,19 @@ class Walker:
             self.walk(v.__self__)
         elif isinstance(v, types.FunctionType):
             out.append(b'c' + v.__module__.encode() + b'.' + v.__qualname__.encode() + b':%d;' % v.__code__.co_firstlineno)
+            cells = self.cells
             for cell in v.__closure__ or ():
+                ref = cells.get(id(cell))
+                if ref is not None:
+                    out.append(b'k%d;' % ref)
+                    continue
+                cells[id(cell)] = len(cells)
                 try:
-                    self.walk(cell.cell_contents)
+                    value = cell.cell_contents
                 except ValueError:
                     out.append(b'-')
+                    continue
+                self.walk(value)
             # Default values are state too: a mutable default (acc=[]) changes with every call.
             if v.__defaults__ is not None or v.__kwdefaults__ is not None or v.__dict__:
                 out.append(b'd')

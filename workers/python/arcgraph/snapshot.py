@@ -26,12 +26,24 @@ def _code(key):
 
 
 def _new_function(code_key, module_name, name, cells):
+    """`cells`: the function's closure cells (pickled as objects of their own, so two functions that
+    share one share it again), or, in snapshots of an earlier version, how many fresh ones to make."""
     import sys
-    closure = tuple(types.CellType() for _ in range(cells)) or None
+    closure = (tuple(types.CellType() for _ in range(cells)) if isinstance(cells, int) else cells) or None
     return types.FunctionType(_CODE[code_key], sys.modules[module_name].__dict__, name, None, closure)
 
 
+def _new_cell():
+    return types.CellType()
+
+
+def _set_cell(cell, state):
+    cell.cell_contents = state[0]  # in a tuple: a state of None would not be set at all
+    return cell
+
+
 def _set_function_state(fn, state):
+    # `contents`: empty now (each cell carries its own); an earlier version's snapshots list them here.
     defaults, kwdefaults, contents, attrs = state
     fn.__defaults__ = defaults
     fn.__kwdefaults__ = kwdefaults
@@ -199,7 +211,9 @@ class _Named:
 # its mutable defaults; an exact named tuple (its items, without named tuples' Python __getnewargs__:
 # lp85 holds 500 a state); or a type whose pickling hooks are the game's own code (its snapshots are
 # loaded once to see they restore).
-_AS_IS, _FUNCTION, _CODE_OBJECT, _ENUM, _ENGINE, _NAMED_TUPLE, _HOOKED = range(7)
+# A closure cell is an object of its own (pickle's memo keeps one cell for the functions that share
+# it: make_counter's inc and get over one `n`).
+_AS_IS, _FUNCTION, _CODE_OBJECT, _ENUM, _ENGINE, _NAMED_TUPLE, _HOOKED, _CELL = range(8)
 _PICKLE_HOOKS = ('__reduce__', '__reduce_ex__', '__getstate__', '__setstate__', '__getnewargs__', '__getnewargs_ex__', '__new__')
 _HOW = {}
 
@@ -216,6 +230,8 @@ def _how(t, game_file):
             how = _FUNCTION
         elif t is types.CodeType:
             how = _CODE_OBJECT
+        elif t is types.CellType:
+            how = _CELL
         elif issubclass(t, Enum):
             how = _ENUM
         elif game_file is not None and any(_code_file(c.__dict__.get(name)) == game_file for c in t.__mro__ for name in _PICKLE_HOOKS):
@@ -257,10 +273,16 @@ class _Pickler(pickle.Pickler):
             code_key = _code_key(obj.__code__)
             if code_key not in _CODE:
                 _register_code(obj.__code__)
-            cells = obj.__closure__ or ()
-            contents = tuple(_cell_value(c) for c in cells)
-            state = (obj.__defaults__, obj.__kwdefaults__, contents, dict(obj.__dict__))
-            return (_new_function, (code_key, obj.__module__, obj.__name__, len(cells)), state, None, None, _set_function_state)
+            # The cells themselves (each made empty, memoised, then filled: a function whose own cell
+            # holds it, a recursive closure, finds itself in the memo).
+            state = (obj.__defaults__, obj.__kwdefaults__, (), dict(obj.__dict__))
+            return (_new_function, (code_key, obj.__module__, obj.__name__, obj.__closure__ or ()), state, None, None, _set_function_state)
+        if how == _CELL:
+            try:
+                value = obj.cell_contents
+            except ValueError:  # an empty cell (a name the function has not bound yet)
+                return (_new_cell, ())
+            return (_new_cell, (), (value,), None, None, _set_cell)
         if how == _CODE_OBJECT:
             key = _code_key(obj)
             _CODE.setdefault(key, obj)
@@ -285,13 +307,6 @@ class _Pickler(pickle.Pickler):
                     state = {k: _Named(defaults[id(v)]) if id(v) in defaults else v for k, v in rv[2].items()}
                     return rv[:2] + (state,) + rv[3:]
         return NotImplemented
-
-
-def _cell_value(cell):
-    try:
-        return cell.cell_contents
-    except ValueError:
-        return _EMPTY
 
 
 class Snapshots:
