@@ -167,6 +167,18 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it("warns when a dict key's hash changed after it went in (hk01: a dial hashed by its value, turned while it is a key)", async () => {
+    // Snapshots rebuild the dict and find the key again where the game never does: no warning, and every mark won
+    // (by hand in hk01.py, replayed on the engine: 13 states, P(win) 1/7; a restore cannot keep a stale key).
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('hk01', engine), { level: 1, workers });
+        // turned after it went in at 0: the first successor whose walk finds the key stale
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^a dict key's hash changed after it was inserted \(a Dial, .*snapshots rebuild the dict/), actions: ['ACTION5', 'ACTION1'] });
+      }
+    }
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);

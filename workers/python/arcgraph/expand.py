@@ -114,6 +114,13 @@ def _module_message(name, pinned=True):
             'attributes, which its snapshot does not hold and its identity does not see')
 
 
+def _stale_message(t):
+    return (f'a dict key\'s hash changed after it was inserted (a {t.__qualname__}, hashed by what the '
+            'game then changed: its lookup fails, or finds another key): the game no longer finds that entry, but '
+            'snapshots rebuild the dict (or set) and find it again, so restored states behave unlike the game and '
+            'this graph cannot be trusted (hash such keys by what never changes, or do not change them while they are keys)')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -192,7 +199,11 @@ class Expander:
                         self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
                 if rt.status(live[0], fd, level) == PLAYING:
                     fixed_actions(rt, fd)
-                return live, fd, rt.digest(live, settled(fd))
+                d = rt.digest(live, settled(fd))
+                # From every step's walk, not the checked ones alone: the walk meets every key anyway.
+                if rt.identity.last_stale is not None and self.identity_fault is None:
+                    self.identity_fault = {'state': s, 'action': code, 'message': _stale_message(rt.identity.last_stale)}
+                return live, fd, d
 
             def record(code, bit, cells, result):
                 live, fd, d = result

@@ -159,6 +159,55 @@ class _Tracking:
         self.added.append(k)
 
 
+# Keys whose hash cannot follow a change of their content: plain scalars, enum members (by name), and
+# objects hashed by identity (object.__hash__: sprites, the game's plain classes); tuples, frozensets
+# and named tuples of those. Any other key (a class with a __hash__ of its own) has its dict's or set's
+# lookups checked (_lost_keys).
+_STABLE_HASH = {int: True, str: True, float: True, bool: True, type(None): True, bytes: True}
+_HASH_OF_MEMBERS = (tuple.__hash__, frozenset.__hash__)
+
+
+_STABLE_KINDS = {t for t in _STABLE_HASH}  # those found stable: a subset test, in C, for most dicts
+
+
+def _stable_hash(t):
+    stable = _STABLE_HASH.get(t)
+    if stable is None:
+        stable = _STABLE_HASH[t] = issubclass(t, Enum) or t.__hash__ is object.__hash__ or issubclass(t, (type, types.FunctionType))
+        if stable:
+            _STABLE_KINDS.add(t)
+    return stable
+
+
+def _lost_keys(d):
+    """The type of a key of dict or set `d` that its own lookup no longer finds, or that an equal key's
+    lookup finds (two keys now equal): a key whose hash changed after it was put in (an object hashed
+    by a field the game then changed). None when every key is where its hash says, or when no key's
+    hash can change (the types above: one pass in C over the keys' types, two over tuples' members)."""
+    kinds = set(map(type, d))
+    if kinds <= _STABLE_KINDS or all(map(_stable_hash, kinds)):
+        return None
+    unstable = [t for t in kinds if not _stable_hash(t)]
+    if all(t.__hash__ in _HASH_OF_MEMBERS for t in unstable):
+        tuples = chain.from_iterable(d if len(unstable) == len(kinds) else (k for k in d if not _stable_hash(type(k))))
+        members = set(map(type, tuples))
+        if all(map(_stable_hash, members)):
+            return None
+    try:
+        # every key found by its own lookup, and none equal to another (a rebuild would merge them)
+        if all(map(d.__contains__, d)) and len(set(list(d))) == len(d):
+            return None
+    except Exception:  # noqa: BLE001 - the game's __hash__ or __eq__ raised: pickle would fail too
+        return None
+    for k in d:
+        try:
+            if k not in d:
+                return type(k)
+        except Exception:  # noqa: BLE001
+            break
+    return unstable[0]
+
+
 # How each type is walked (decided once per type).
 INT, STR, NONE, BOOL, FLOAT, BYTES, SEQ, DICT, SET, ARRAY, ENUM, NPINT, NPFLOAT, OBJECT = range(14)
 _KIND_CACHE = {int: INT, str: STR, type(None): NONE, bool: BOOL, float: FLOAT, bytes: BYTES, list: SEQ, tuple: SEQ, dict: DICT, set: SET, frozenset: SET, np.ndarray: ARRAY}
@@ -213,6 +262,9 @@ class Walker:
         self.sprite_type = sprite_type
         # A generator met suspended inside a loop: what it keeps on its stack is not walked (the explorer warns).
         self.hidden = None
+        # The type of a dict key or set member whose lookup fails (its hash changed after it was put in):
+        # a snapshot rebuilds the dict and finds it again (the explorer warns).
+        self.stale = None
 
     def key_bytes(self, value):
         """A dict key or set member on its own (for sorting). Objects met inside it get back references
@@ -293,8 +345,10 @@ class Walker:
             if plain is not None and len(plain) >= 8:
                 out.append(b'{')
                 if self.json(plain, members=True):
-                    return
+                    return  # plain members: no hash of theirs can change
                 out.pop()
+            if self.stale is None:
+                self.stale = _lost_keys(v)
             items = sorted(self.key_bytes(x) for x in v)
             out.append(b'{%d:' % len(items))
             out.extend(items)
@@ -459,6 +513,8 @@ class Walker:
         # goes first): two dicts of equal content built in another order are two states.
         out = self.out
         out.append(b'<%d:' % len(d))
+        if self.stale is None:
+            self.stale = _lost_keys(d)
         for k, v in d.items():
             self.walk(k)
             self.walk(v)
@@ -707,6 +763,8 @@ class Identity:
         note_objects()
         # The generator the last walk met suspended in a loop (Walker.hidden), for the explorer's check.
         self.last_hidden = None
+        # The type of a dict key or set member the last walk found stale (Walker.stale), for the explorer.
+        self.last_stale = None
         self.shared = registry.ids
         self.engine_defaults = getattr(registry, 'defaults', [])
         self.mode = mode
@@ -729,6 +787,7 @@ class Identity:
         w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change)
         w.walk(game)
         self.last_hidden = w.hidden
+        self.last_stale = w.stale
         return b''.join(w.out)
 
     def walk_unshared(self, value):
