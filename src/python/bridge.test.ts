@@ -247,7 +247,7 @@ describe('the Python bridge on the fixture games', () => {
       opened.push(game);
       return game;
     };
-    // rnd1 draws from Python's random module: the root's every transition is taken again.
+    // rnd1 draws from the operating system (os.urandom, which no seed reaches): the root's every transition is taken again.
     const noisy = await exploreGraph(apart('rnd1'), { level: 1, workers: 1 });
     expect(noisy.result.identityWarning).toEqual({ message: expect.stringMatching(/^the same step taken again from the restored state gave another successor/), actions: ['ACTION1'] });
     // glb1 counts in a module global: one state and no win, and a warning that says why.

@@ -95,6 +95,32 @@ export const rs01Twin: Game<{ x: number; goal: number; level: number; end: numbe
 };
 
 /**
+ * gr01 (test/fixtures/python/apart/gr01) in TypeScript: cells 0..4, a pit left of 0, and a die on cell 4
+ * rolled from Python's global Random as the constructor seeded it (random.seed(5): randint(1, 6) gives
+ * 5, 3, 6, ...): a 6 wins, a 1 loses, another roll goes on (`rolls` so far: the die shows them).
+ */
+export const GR01_ROLLS = [5, 3, 6];
+export const gr01Twin: Game<{ x: number; rolls: number; end: number }> = {
+  id: 'gr01',
+  title: 'GR01 twin',
+  levels: 1,
+  tutorialLevels: 1,
+  actions: [3, 4, 5],
+  init: () => ({ x: 0, rolls: 0, end: 0 }),
+  step(s, a: Action) {
+    if (a.id === GameAction.ACTION3) return s.x === 0 ? { ...s, end: 2 } : { ...s, x: s.x - 1 };
+    if (a.id === GameAction.ACTION4) return { ...s, x: Math.min(4, s.x + 1) };
+    if (s.x !== 4) return s;
+    const roll = GR01_ROLLS[s.rolls];
+    return { ...s, rolls: s.rolls + 1, end: roll === 6 ? 1 : roll === 1 ? 2 : 0 };
+  },
+  status: (s) => (s.end === 1 ? 'won' : s.end === 2 ? 'lost' : 'playing'),
+  render: () => [blank()],
+  encode: (s) => Uint8Array.of(s.x, s.rolls, s.end),
+  decode: (b) => ({ x: b[0], rolls: b[1], end: b[2] }),
+};
+
+/**
  * gn01 (test/fixtures/python/apart/gn01) in TypeScript: a move, then the wind's drift 0, 0, -1 by phase;
  * left of 0 loses, 4 wins. `started`: a generator not yet started and one about to start the pattern
  * again drift alike but are two states of the game (the walk sees where each is suspended).

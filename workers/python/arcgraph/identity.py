@@ -554,6 +554,9 @@ class Walker:
         if isinstance(v, (types.FunctionType, types.MethodType, types.BuiltinFunctionType, type, types.ModuleType)):
             self.walk_callable(v)
             return
+        if isinstance(v, random.SystemRandom):
+            out.append(b'R?')  # the operating system's entropy: no state (getstate raises)
+            return
         if isinstance(v, random.Random):
             out.append(b'R')
             self.walk(v.getstate())

@@ -3,6 +3,7 @@ ARCBaseGame subclass and its metadata.json; patches the engine so levels not bei
 import importlib.util
 import json
 import os
+import random
 import re
 import sys
 
@@ -113,7 +114,9 @@ class Game:
         self.game_id = game_id
         self.id, _, self.version = game_id.partition('-')
         self.version = self.version or os.path.basename(folder)
+        # Both global RNGs, numpy's and the `random` module's, start from --seed (runtime.py carries them).
         np.random.seed(seed)
+        random.seed(seed)
         name = 'arcgraph_game_' + re.sub(r'\W', '_', f'{self.id}_{self.version}')
         spec = importlib.util.spec_from_file_location(name, self.file)
         module = importlib.util.module_from_spec(spec)

@@ -3,6 +3,7 @@ one action with the engine's own perform_action under a time limit (a soft alarm
 import json
 import mmap
 import os
+import random
 import signal
 import struct
 import traceback
@@ -20,10 +21,15 @@ PATH_FROM = b'\x04'  # of a state that cannot be pickled, of a game that can: a 
 _LENGTH = struct.Struct('<I')
 RESET = 0
 CLICK_BASE = 8
+_NO_RNG = (None, None)
+# The global Random's own setstate (random.setstate is wrapped: a game's call is a draw).
+_PY_SETSTATE = random._inst.setstate
 
 
-# Set by the wrapped functions of numpy's global RNG (watch_numpy_rng) when a game draws from it.
-RNG_USED = [False]
+# Set by the wrapped functions of the global RNGs when a game draws from one: [0] numpy's
+# (watch_numpy_rng), [1] Python's `random` module's (watch_python_rng).
+RNG_USED = [False, False]
+NUMPY, PYTHON = 0, 1
 
 
 def watch_numpy_rng():
@@ -36,14 +42,26 @@ def watch_numpy_rng():
         # seed (a function of its own) and set_state too: a game that reseeds (per level, say) changes
         # the state as a draw does.
         if (getattr(fn, '__self__', None) is glob or name == 'seed') and name != 'get_state':
-            setattr(npr, name, _watched(fn))
+            setattr(npr, name, _watched(fn, NUMPY, 'numpy.random', name))
 
 
-def _watched(fn):
+def watch_python_rng():
+    """Wraps the `random` module's functions bound to its hidden global Random (random._inst: randint,
+    choice, shuffle..., seed and setstate included) to notice a game drawing from it, as numpy's."""
+    inst = random._inst
+    for name in dir(random):
+        fn = getattr(random, name)
+        if getattr(fn, '__self__', None) is inst and name != 'getstate':
+            setattr(random, name, _watched(fn, PYTHON, 'random', name))
+
+
+def _watched(fn, which, module, name):
     def draw(*args, **kwargs):
-        RNG_USED[0] = True
+        RNG_USED[which] = True
         return fn(*args, **kwargs)
-    draw.__name__ = fn.__name__
+    # Named as the module attribute it replaces: a game object holding it (self.roll = random.randint)
+    # pickles it by that name, and gets the wrapper back.
+    draw.__module__, draw.__name__, draw.__qualname__, draw.__doc__ = module, name, name, fn.__doc__
     return draw
 
 
@@ -142,20 +160,25 @@ class Runtime:
         # First: a Ctrl-C while the game loads or builds is no fault of the game's (StartError below).
         signal.signal(signal.SIGINT, _on_sigint)
         watch_numpy_rng()
+        watch_python_rng()
         remember_factory_checks()
         self.progress = Progress(progress)
         self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
         L = self.loaded
         self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
+        # Both global RNGs were seeded with --seed before the module loaded (loader.Game).
         self.rng_construct = np.random.get_state()
+        self.py_construct = random.getstate()
         try:
             base = L.new()
             fd = base.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
         except BaseException as err:  # the game's own fault, not a load error: its levels start crashed
             raise StartError(L, game_error(err, L.file)) from None
-        # The global numpy RNG is part of the state: every step starts from the state's own (PROTOCOL.md),
-        # level 1's start from where the game's construction and RESET left it (a game may seed it there).
+        # The global RNGs (numpy's, and the `random` module's) are part of the state: every step starts
+        # from the state's own (PROTOCOL.md), level 1's start from where the game's construction and RESET
+        # left them (a game may seed them there).
         self.rng_start = np.random.get_state()
+        self.py_start = random.getstate()
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress, game_file=L.file)
@@ -170,7 +193,8 @@ class Runtime:
         self.info['actions'] = self.actions
         self.levels = self.info['levels']
         np.random.set_state(self.rng_start)
-        self.global_at_start = True
+        _PY_SETSTATE(self.py_start)
+        self.np_at_start = self.py_at_start = True
         self.base_frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
         # A game that cannot be pickled travels as the action path from its level's start (PROTOCOL.md).
         try:
@@ -187,7 +211,8 @@ class Runtime:
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
 
-    # -- snapshots: the game object and the global numpy RNG state it holds (None: the start state)
+    # -- snapshots: the game object and the global RNG states it holds: None (both at the start state),
+    # or (numpy's state or None, random's state or None), each once the game drew from that RNG
 
     def _pack(self, game, rng):
         return self.snapshots.dumps(game, rng)
@@ -246,9 +271,10 @@ class Runtime:
         if self.pickling:
             return self.restore(self.base)
         np.random.set_state(self.rng_construct)
+        _PY_SETSTATE(self.py_construct)
         game = self.loaded.new()
         game.perform_action(self.ActionInput(id=self.GameAction.RESET), raw=True)
-        self.global_at_start = False
+        self.np_at_start = self.py_at_start = False
         return [game, None, [], {'level': 1}]
 
     def action_input(self, code):
@@ -270,15 +296,22 @@ class Runtime:
 
     def run(self, live, call, code, limit=None):
         """Runs call(game) on live state [game, rng] as a step runs (`code` for the progress line): under
-        the numpy RNG state it carries, within the step's time limit, a fault raised as GameError."""
+        the global RNG states it carries, within the step's time limit, a fault raised as GameError."""
         rng = live[1]
-        if rng is not None:
-            np.random.set_state(rng)
-            self.global_at_start = False
-        elif not self.global_at_start:
+        np_state, py_state = _NO_RNG if rng is None else rng
+        if np_state is not None:
+            np.random.set_state(np_state)
+            self.np_at_start = False
+        elif not self.np_at_start:
             np.random.set_state(self.rng_start)
-            self.global_at_start = True
-        RNG_USED[0] = False
+            self.np_at_start = True
+        if py_state is not None:
+            _PY_SETSTATE(py_state)
+            self.py_at_start = False
+        elif not self.py_at_start:
+            _PY_SETSTATE(self.py_start)
+            self.py_at_start = True
+        RNG_USED[0] = RNG_USED[1] = False
         self.progress.step(code)
         seconds = self.step_limit if limit is None else limit
         if seconds > 0:
@@ -290,9 +323,14 @@ class Runtime:
         finally:
             if seconds > 0:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-        if RNG_USED[0]:
-            live[1] = np.random.get_state()
-            self.global_at_start = False
+        if RNG_USED[0] or RNG_USED[1]:
+            if RNG_USED[0]:
+                np_state = np.random.get_state()
+                self.np_at_start = False
+            if RNG_USED[1]:
+                py_state = random.getstate()
+                self.py_at_start = False
+            live[1] = (np_state, py_state)
         return result
 
     def status(self, game, fd, level):
@@ -334,8 +372,17 @@ class Runtime:
         if rng is not None:
             from hashlib import blake2b
             h = blake2b(d, digest_size=16)
-            h.update(np.asarray(rng[1]).tobytes())
-            h.update(b'%d' % rng[2])
+            np_state, py_state = rng
+            if np_state is not None:
+                h.update(np.asarray(np_state[1]).tobytes())
+                h.update(b'%d' % np_state[2])
+                if np_state[3]:  # a cached second gaussian (normal() draws two at a time)
+                    h.update(b'g%r' % np_state[4])
+            if py_state is not None:
+                # the Mersenne Twister's 624 words and position, and a cached gauss() value
+                h.update(b'random')
+                h.update(np.asarray(py_state[1], dtype=np.uint32).tobytes())
+                h.update(repr(py_state[2]).encode())
             d = h.digest()
         return d
 
