@@ -1,6 +1,7 @@
 """State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
+import functools
 import gc
 from itertools import chain, compress
 import json
@@ -718,6 +719,24 @@ class Walker:
                 self.walk(bound)
 
 
+# What the module checks never walk as state: code (a plain function, a class, a module, a descriptor
+# of the class's own functions), and functools' caches (of a method: an identity warning at load,
+# Runtime.start_warning; of a module function: values by arguments, left alone).
+_CODE_LIKE = (types.FunctionType, type, types.ModuleType, staticmethod, classmethod, property, functools._lru_cache_wrapper)
+
+
+def _holds_state(v):
+    """Whether a global or class attribute may hold state: any value but code; a callable that is not
+    a plain function is walked too (`ticket = itertools.count().__next__`: the count it is bound to), a
+    builtin bound to a module (`from math import floor`) is not."""
+    if isinstance(v, _CODE_LIKE):
+        return False
+    if isinstance(v, types.BuiltinFunctionType):
+        bound = getattr(v, '__self__', None)
+        return bound is not None and not isinstance(bound, (types.ModuleType, type))
+    return True
+
+
 def module_state(identity, module, only=None):
     """The walk of what the game's module holds besides code, name by name: its globals and its
     classes' attributes, shared objects by their content (`only`: of those names alone). A snapshot
@@ -725,7 +744,7 @@ def module_state(identity, module, only=None):
     own = module.__name__
     parts = {}
     for key, value in vars(module).items():
-        if key.startswith('__') or isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType)):
+        if key.startswith('__') or (not isinstance(value, type) and not _holds_state(value)):
             continue
         if isinstance(value, type):
             if value.__module__ == own:
@@ -734,7 +753,7 @@ def module_state(identity, module, only=None):
                 for attr, v in vars(value).items():
                     if internal and attr.startswith('_') and attr.endswith('_'):
                         continue
-                    if not attr.startswith('__') and not callable(v) and not isinstance(v, (staticmethod, classmethod, property)):
+                    if not attr.startswith('__') and _holds_state(v):
                         name = f'{key}.{attr}'
                         if only is None or name in only:
                             parts[name] = identity.walk_unshared(v)
