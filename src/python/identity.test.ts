@@ -173,6 +173,29 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it('walks a callable class attribute by what it is bound to (ct01: ticket = itertools.count().__next__, taken four moves deep), naming the step', async () => {
+    // Callable class attributes were skipped: no warning, and an answer that depended on the worker count.
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('ct01', engine), { level: 1, workers });
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed Ct01\.ticket in the game's module/), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] });
+      }
+    }
+  });
+
+  it('warns of a method cached by functools (lc02: door_open keyed by the game object, which restored states rebuild), and of a level start two constructions give apart (ur01: an unseeded random.Random())', async () => {
+    // Both explored exactly and with no warning: lc02 as the game without its cache, ur01 as whichever layout the run drew.
+    for (const engine of ENGINES) {
+      const cached = await explore(apart('lc02', engine), { level: 1, workers: 2 });
+      expect(cached.identityWarning).toEqual({ message: expect.stringMatching(/^Lc02\.door_open is a method cached by functools\.lru_cache .*restored states never hit it/), actions: ['RESET'] });
+      for (const workers of [1, 2]) {
+        const drawn = await explore(apart('ur01', engine), { level: 1, workers });
+        expect(drawn.identityWarning).toEqual({ message: expect.stringMatching(/^two constructions of the game, .*gave two level starts: the level start is not deterministic/), actions: ['RESET'] });
+      }
+    }
+    // A game with neither (gr01 seeds the global random in its constructor): no warning (above).
+  });
+
   it("warns when a step changes one of the engine's mutable defaults (tg01 lights a marker made without tags: Sprite's tags=[] list)", async () => {
     // Snapshots gave each restored marker a list of its own: 26 states, a shortest win of 5 where the engine wins in 4, no warning.
     for (const engine of ENGINES) {

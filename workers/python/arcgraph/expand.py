@@ -149,6 +149,12 @@ class Expander:
         anywhere in it is pinned to its step by `module_step`."""
         rt = self.rt
         self.identity_fault = None
+        if root:
+            # Found at load, once a process: a warning of every exploration of the game (RESET: from its start).
+            warning = rt.start_warning()
+            if warning is not None:
+                self.identity_fault = {'state': 0, 'action': 0, 'message': warning}
+            self.module_cache = None  # a second construction may have changed the module: walked again
         if exploration != self.exploration or len(self.sent) > 4_000_000:
             self.exploration = exploration
             self.sent = set()

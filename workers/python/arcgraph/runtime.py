@@ -208,8 +208,50 @@ class Runtime:
             self.unpicklable = f'{type(err).__name__}: {err}'
         # Why the first state of a pickling game that would not pickle (sent as a path) would not.
         self.unpicklable_later = None
+        self._start_warning = False  # not checked yet (start_warning)
+        self._first = base  # the first construction, never stepped: start_warning compares a second with it
+        self.start_check_seconds = 0.0
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
+
+    def start_warning(self):
+        """Why no graph of this game can be trusted, found once (the first exploration's root asks): a
+        method of the game's classes cached by functools (its cache is keyed by the game object), or a
+        level start that two constructions give apart (the game draws from a source arcgraph does not
+        seed). None for a game with neither."""
+        if self._start_warning is False:
+            import time
+            began = time.perf_counter()
+            self._start_warning = cached_methods(self.loaded) or self._start_differs()
+            self.start_check_seconds = time.perf_counter() - began
+        return self._start_warning
+
+    def _start_differs(self):
+        """Constructs the game and RESETs it a second time, both global RNGs set back to where the first
+        construction began, and compares the two starts (game object, frame and the RNGs' states)."""
+        L = self.loaded
+        np.random.set_state(self.rng_construct)
+        _PY_SETSTATE(self.py_construct)
+        self.np_at_start = self.py_at_start = False
+        first, self._first = self._first, None
+        try:
+            second = L.new()
+            fd = second.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
+            rngs = np.random.get_state(), random.getstate()
+        except BaseException as err:  # noqa: BLE001 - the first construction did not raise: not deterministic either
+            return (f'a second construction of the game raised ({game_error(err, L.file).describe()}) where the first '
+                    'did not: the level start is not deterministic, so this graph is one run\'s')
+        self.registry.adopt(second)
+        self.registry.adopt(first)
+        walk = self.identity.walk_unshared
+        frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
+        same = (walk(first) == walk(second) and np.array_equal(frame, self.base_frame)
+                and _same_rng(rngs[0], self.rng_start) and rngs[1] == self.py_start)
+        if same:
+            return None
+        return ('two constructions of the game, each followed by RESET with both global RNGs seeded alike, gave '
+                'two level starts: the level start is not deterministic (the game draws from a source arcgraph '
+                'does not seed: an unseeded random.Random(), time, os.urandom), so this graph is one draw\'s')
 
     # -- snapshots: the game object and the global RNG states it holds: None (both at the start state),
     # or (numpy's state or None, random's state or None), each once the game drew from that RNG
@@ -385,6 +427,26 @@ class Runtime:
                 h.update(repr(py_state[2]).encode())
             d = h.digest()
         return d
+
+
+def _same_rng(a, b):
+    return a[0] == b[0] and np.array_equal(a[1], b[1]) and a[2:] == b[2:]
+
+
+def cached_methods(loaded):
+    """The identity warning of a game whose classes cache a method with functools.lru_cache or
+    functools.cache (a _lru_cache_wrapper as a class attribute), else None."""
+    import functools
+    own = loaded.module.__name__
+    for key, value in vars(loaded.module).items():
+        if isinstance(value, type) and value.__module__ == own:
+            for attr, v in vars(value).items():
+                if isinstance(v, functools._lru_cache_wrapper):
+                    return (f'{value.__qualname__}.{attr} is a method cached by functools.lru_cache (or functools.cache): '
+                            'its cache is keyed by the game object, which every restored state rebuilds, so restored '
+                            'states never hit it and what it holds cannot travel in a snapshot: this graph is that of '
+                            'the game without the cache (keep what it remembers in an attribute of the game instead)')
+    return None
 
 
 def _held_outside(level):
