@@ -158,15 +158,19 @@ describe('arcgraph play (script on stdin)', () => {
   });
 
   it.each([
-    ['a click outside 0..63', LIGHTS, 'ACTION6 64 3\n', /stdin line 1: click outside the grid: \(64, 3\)/],
-    ['a negative click', LIGHTS, '\nACTION6 3 -1\n', /stdin line 2: click outside the grid/],
-    ['a click without a cell', LIGHTS, 'ACTION6\n', /stdin line 1: ACTION6 needs a cell/],
-    ['a line that is no command', RUIN, 'JUMP\n', /stdin line 1: not an action: 'JUMP'/],
-    ['an action after GAME_OVER', RUIN, 'ACTION3\nACTION4\n', /stdin line 2: the game is over: only RESET continues/],
-  ])('rejects %s with exit 2 and leaves no recording', (_what, game, script, message) => {
-    const rec = join(dir, 'never.recording.jsonl');
-    expectBadInput(cli(['play', game, '--record', rec], script), message);
-    expect(existsSync(rec)).toBe(false);
+    ['a click outside 0..63', LIGHTS, 'ACTION6 64 3\n', /stdin line 1: click outside the grid: \(64, 3\)/, 1],
+    ['a negative click', LIGHTS, '\nACTION6 3 -1\n', /stdin line 2: click outside the grid/, 1],
+    ['a click without a cell', LIGHTS, 'ACTION6\n', /stdin line 1: ACTION6 needs a cell/, 1],
+    ['a line that is no command', RUIN, 'JUMP\n', /stdin line 1: not an action: 'JUMP'/, 1],
+    ['an action after GAME_OVER', RUIN, 'ACTION3\nACTION4\n', /stdin line 2: the game is over: only RESET continues/, 2],
+  ])('rejects %s with exit 2 and keeps the recording of the steps before it (it left none: a session lost)', (what, game, script, message, steps) => {
+    const rec = join(dir, `refused.${what.replace(/\W+/g, '-')}.recording.jsonl`);
+    const r = cli(['play', game, '--record', rec], script);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain(`recorded ${steps} steps (up to the line refused) to ${rec}`);
+    expect(readFileSync(rec, 'utf8').trimEnd().split('\n')).toHaveLength(steps);
+    expect(JSON.parse(cli(['replay', rec, '--game', game, '--json']).stdout).reproduced).toBe(true);
   });
 
   it('plays an unavailable action as replay does (a step that changes nothing), says so, and keeps the recording (it was exit 2, the session lost)', () => {
@@ -180,12 +184,14 @@ describe('arcgraph play (script on stdin)', () => {
     expect([replayed.status, JSON.parse(replayed.stdout).reproduced]).toEqual([0, true]);
   });
 
-  it('leaves no recording when the game crashes (exit 1)', () => {
+  it('keeps the recording of the steps before the game crashed (exit 1)', () => {
     const rec = join(dir, 'boom.recording.jsonl');
     const r = cli(['play', 'dist/test/fixtures/boom.js', '--record', rec], 'ACTION1\nACTION1\nACTION2\nACTION2\n');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('counter overflow');
-    expect(existsSync(rec)).toBe(false);
+    const steps = readFileSync(rec, 'utf8').trimEnd().split('\n').length;
+    expect(r.stderr).toContain(`recorded ${steps} steps (up to the step that failed) to ${rec}`);
+    expect(steps).toBeGreaterThan(1);
   });
 });
 

@@ -17,7 +17,8 @@ const USAGE = `Usage: arcgraph play <game> [--level N] [--record FILE]
 Plays a game in the terminal, in the ARC palette. <game> is a suite id, a path to a JavaScript
 module whose default export is a game, or a real ARC game (see below).
   --level N      start at level N (a full reset returns there)
-  --record FILE  write an ARC-AGI-3-Agents style recording of the session on exit
+  --record FILE  write an ARC-AGI-3-Agents style recording of the session on exit (however it
+                 ends: a refused stdin line or a crash keeps the steps before it)
   --step-timeout S  a game step or render that does not return within S seconds is a hang: the
                  session ends with the error (default 10)
 
@@ -261,15 +262,20 @@ const command: Command = {
     // SIGTERM (or SIGINT from outside a raw terminal) ends the session as quitting does: the
     // recording is still written.
     const stop = interruption();
+    let ended = '';
     try {
       if (process.stdin.isTTY) await playInteractive(player, stop.signal);
       else await playScript(player, stop.signal);
+    } catch (err) {
+      ended = err instanceof InputError ? ' (up to the line refused)' : ' (up to the step that failed)';
+      throw err;
     } finally {
       stop.dispose();
-    }
-    if (record !== undefined) {
-      writeRecordingLines(record, player.lines);
-      console.error(`recorded ${player.lines.length} steps to ${record}`);
+      // Written however the session ends: a refused line or a crash loses none of the steps before it.
+      if (record !== undefined) {
+        writeRecordingLines(record, player.lines);
+        console.error(`recorded ${player.lines.length} steps${ended} to ${record}`);
+      }
     }
     return stop.interrupted ? INTERRUPTED : 0;
   },
