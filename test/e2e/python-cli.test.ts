@@ -109,6 +109,9 @@ describe('the command line on Python games', () => {
     const start = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2', '--json']);
     expect(start.status).toBe(1); // level 2 is no tutorial, and random play wins it often: a failed verdict
     expect(JSON.parse(start.stdout).python).toMatchObject({ levelStart: 'played' });
+    // Without a path, level 2 is entered by set_level, and the text says where a played start may differ.
+    const set = cli(['explore', fixtureGame('hid1'), '--level', '2', '--workers', '1']);
+    expect(set.stdout).toMatch(/^python: level start set-level \(not played into: a game that carries anything from level to level, or whose winning action goes on after next_level, starts it elsewhere when played; --start-actions plays a path, sweep plays the earlier levels' shortest wins\); identity state/m);
     // A given path that misses the level's start is bad input (it was a silent fall back to set-level, another start).
     const bad = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION2', '--json']);
     expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'arcgraph explore: the start actions given for level 2 do not lead to its start: the path to level 2 ends with 0 levels completed, on level 1, not at the start of level 2\n']);

@@ -56,7 +56,9 @@ function pythonLines(r: ExploreReport): string[] {
   const clicks = p.clicks ? `clicks ${p.clicks.method} (partition ${p.clicks.partition}: ${p.clicks.classes} classes stepped, ${p.clicks.samples} samples, ${p.clicks.split} split cell by cell)` : 'no clicks';
   const fc = p.frameCollisions;
   const collisions = fc ? `; frame collisions: ${fc.collisions} successors showed an earlier frame with another state, ${fc.violations} of ${fc.checked} checked behave differently (Markov violations)` : '';
-  return [`python: level start ${p.levelStart}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}${p.unoffered === 'step' ? '; unoffered actions stepped' : ''}${collisions}`];
+  // A later level entered by set_level, not played into: say where a played start may differ.
+  const setLevel = p.levelStart === 'set-level' && r.level > 1 && !p.startNote ? ' (not played into: a game that carries anything from level to level, or whose winning action goes on after next_level, starts it elsewhere when played; --start-actions plays a path, sweep plays the earlier levels\' shortest wins)' : '';
+  return [`python: level start ${p.levelStart}${setLevel}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}${p.unoffered === 'step' ? '; unoffered actions stepped' : ''}${collisions}`];
 }
 
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
