@@ -12,7 +12,7 @@ import { analyze } from '../analysis/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, hostPids, SLOW_GAME } from '../../test/support/python.js';
+import { clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, hostPids, runPython, SLOW_GAME } from '../../test/support/python.js';
 import { engineNear, hostCommand } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
@@ -177,23 +177,22 @@ describe('the Python bridge on the fixture games', () => {
 
   it('makes a step the engine answers with no frame (the game already over) a fault of the game, not an error of the host', () => {
     // A state restored from its snapshot that behaves unlike the game can be over where the graph has it playing.
-    const script = [
-      'import sys',
-      'from arcgraph.runtime import Runtime, GameError, settled',
-      'rt = Runtime(sys.argv[1])',
-      'live = rt.fresh()',
-      'for code in (2, 2, 2):',
-      '    fd = rt.step(live, code)',
-      'print(fd.state.name)',
-      'try:',
-      '    settled(rt.step(live, 2))',
-      'except GameError as err:',
-      '    print(err.describe())',
-    ].join('\n');
-    const r = spawnSync('python3', ['-c', script, join(FIXTURE_ENGINE, 'games', 'gen1', 'v1', 'gen1.py')], {
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONPATH: [join(FIXTURE_ENGINE, '..', '..', '..', 'workers', 'python'), FIXTURE_ENGINE].join(':') },
-    });
+    const r = runPython(
+      [
+        'import sys',
+        'from arcgraph.runtime import Runtime, GameError, settled',
+        'rt = Runtime(sys.argv[1])',
+        'live = rt.fresh()',
+        'for code in (2, 2, 2):',
+        '    fd = rt.step(live, code)',
+        'print(fd.state.name)',
+        'try:',
+        '    settled(rt.step(live, 2))',
+        'except GameError as err:',
+        '    print(err.describe())',
+      ],
+      join(FIXTURE_ENGINE, 'games', 'gen1', 'v1', 'gen1.py'),
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(['WIN', 'the step returned no frame: the engine says the game was over (WIN) before it, though this state was playing where it was found (a state restored from its snapshot behaves unlike the game?)']);
   });

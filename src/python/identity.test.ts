@@ -11,7 +11,7 @@ import { explore } from '../level.js';
 import { analyze } from '../analysis/index.js';
 import { parseAction } from '../engine/index.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, FIXTURE_ENGINE, cl01Twin, fl01Twin, gen1Twin, gn01Twin, gr01Twin, hasArc, hs01Twin, rs01Twin } from '../../test/support/python.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, cl01Twin, fl01Twin, gen1Twin, gn01Twin, gr01Twin, hasArc, hs01Twin, rs01Twin, runPython } from '../../test/support/python.js';
 import type { Game } from '../engine/index.js';
 import { NodeFlag } from '../graph/index.js';
 import { openPythonGame, type PythonGame } from './index.js';
@@ -267,25 +267,24 @@ describe('a state that will not pickle, of a game that does', () => {
   it('is a fault of that state, not an uncaught error, when a snapshot will not load all the same', () => {
     // The load check runs for snapshots holding a type whose pickling hooks are the game's code: here it is
     // turned off, as for hooks from elsewhere.
-    const script = [
-      'import sys',
-      'from arcgraph.runtime import Runtime, GameError',
-      'rt = Runtime(sys.argv[1])',
-      'import arcgraph.snapshot as snapshot',
-      'rt.snapshots.game_file = None',
-      'snapshot._HOW.clear()',
-      'live = rt.fresh()',
-      'rt.step(live, 2); rt.step(live, 1)',
-      'snap = rt.pack(live)',
-      'try:',
-      '    rt.restore(snap)',
-      'except GameError as err:',
-      '    print(err.describe())',
-    ].join('\n');
-    const r = spawnSync('python3', ['-c', script, join(FIXTURE_ENGINE, 'apart', 'rb01', 'v1', 'rb01.py')], {
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONPATH: [join(FIXTURE_ENGINE, '..', '..', '..', 'workers', 'python'), FIXTURE_ENGINE].join(':') },
-    });
+    const r = runPython(
+      [
+        'import sys',
+        'from arcgraph.runtime import Runtime, GameError',
+        'import arcgraph.snapshot as snapshot',
+        'rt = Runtime(sys.argv[1])',
+        'rt.snapshots.game_file = None',
+        'snapshot._HOW.clear()',
+        'live = rt.fresh()',
+        'rt.step(live, 2); rt.step(live, 1)',
+        'snap = rt.pack(live)',
+        'try:',
+        '    rt.restore(snap)',
+        'except GameError as err:',
+        '    print(err.describe())',
+      ],
+      join(FIXTURE_ENGINE, 'apart', 'rb01', 'v1', 'rb01.py'),
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('arcgraph could not restore the state before the last action from its snapshot (pickle): ValueError: no rebuilding a count of 2 (rb01.py:11 in _moves)');
   });

@@ -3,6 +3,7 @@
  * the fixture games (a second implementation, so the bridge's graphs are checked against graphs
  * built another way by bruteForceGraph).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,18 @@ export const faultGame = (id: string): string => join(FIXTURE_ENGINE, 'faults', 
 export const ARC_ENGINE = process.env.ARCGRAPH_ARC_ENGINE || resolve(ROOT, '..', 'shared', 'arc');
 export const ARC_GAMES = process.env.ARCGRAPH_ARC_GAMES || join(ARC_ENGINE, 'environment_files');
 export const hasArc = existsSync(join(ARC_ENGINE, 'arcengine', '__init__.py')) && existsSync(ARC_GAMES);
+
+/**
+ * Runs Python `lines` (a script) with arcgraph's Python package and the fixture engine importable,
+ * `args` as sys.argv[1:]: a check of the host's modules from inside.
+ */
+export function runPython(lines: string[], ...args: string[]): { stdout: string; stderr: string } {
+  const r = spawnSync('python3', ['-c', lines.join('\n'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: [join(ROOT, 'workers', 'python'), FIXTURE_ENGINE].join(':') },
+  });
+  return { stdout: r.stdout, stderr: r.stderr };
+}
 
 /**
  * The Python host processes this Node process started for a game (its children running
