@@ -35,6 +35,7 @@ export async function exploreLevel(source: GameSource, options: LevelOptions): P
   });
   // A real ARC game's next level starts where this level's shortest win leads.
   if (loaded.python && analysis.shortestWin) loaded.python.recordWin(options.level, analysis.shortestWin.actions.map((a) => actionCode(parseAction(a))));
+  loaded.python?.recordWonStates(options.level, result.terminals.won);
   return { report: { ...result, ...analysis }, graph };
 }
 

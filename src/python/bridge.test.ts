@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { analyze } from '../analysis/index.js';
+import { parseAction } from '../engine/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
@@ -164,6 +165,23 @@ describe('the Python bridge on the fixture games', () => {
     expect(crash).toBeInstanceOf(GameCrash);
     expect(crash.actions).toEqual([]);
     expect(crash.reason).toMatch(/level 2 offers \[6\] at its start, not \[1, 2, 5\] as the game did when loaded: arcgraph explores one set of actions for a game/);
+  });
+
+  it('says of a later level played from the earlier shortest wins that another win may start it elsewhere, when an earlier level ends in several won states (cn01: a coin kept)', async () => {
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'cn01'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const one = await explore(game, { level: 1, workers: 1 });
+    expect([one.terminals.won, one.shortestWin?.actions]).toEqual([2, ['ACTION2', 'ACTION2', 'ACTION4']]);
+    // From where the coinless shortest win leads, no win: right for that start, and it says so.
+    const two = await explore(game, { level: 2, workers: 1 });
+    expect([two.python?.levelStart, two.winReachable]).toEqual(['played', false]);
+    expect(two.python?.startNote).toBe('level 1 ends in 2 different won states (the game keeps something of how it was won): this start is where its shortest win leads, another win may start this level elsewhere (--start-actions plays one)');
+    // A start the user gives is theirs: no note.
+    const coin = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'cn01'), { engine: FIXTURE_ENGINE });
+    opened.push(coin);
+    coin.setStart(2, ['ACTION2', 'ACTION5', 'ACTION2', 'ACTION4'].map(parseAction), true);
+    const played = await explore(coin, { level: 2, workers: 1 });
+    expect([played.winReachable, played.shortestWin?.actions, played.python?.startNote]).toEqual([true, ['ACTION2', 'ACTION4'], undefined]);
   });
 
   it("steps the middle of a click class three grid cells across, where a target's bullseye is (bt01)", async () => {
@@ -491,7 +509,6 @@ describe('the Python side of the seeded player, sessions and random play', () =>
 
   it('records and replays a session with the engine’s RESET and level progression', async () => {
     const { readRecording, recordActions, replayRecording, writeRecordingLines } = await import('../recording/index.js');
-    const { parseAction } = await import('../engine/index.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const game = open('hid1');

@@ -109,6 +109,8 @@ export class PythonGame implements Game<PyState> {
   private readonly pool: PythonPool;
   /** Winning paths (action codes from the level's start) found so far, by level. */
   private readonly wins = new Map<number, number[]>();
+  /** Each explored level's count of different won states (recordWonStates). */
+  private readonly wonStates = new Map<number, number>();
   /** Paths from the game's RESET to a level's start, by level (the user's, or a sweep's). */
   private readonly starts = new Map<number, number[]>();
   /** Levels whose start path the user gave (--start-actions): it must reach the level. */
@@ -164,6 +166,23 @@ export class PythonGame implements Game<PyState> {
   }
 
   /**
+   * Records how many different won states `level`'s graph ended in: more than one, and the game keeps
+   * something of how the level was won, so a later level's start depends on it (a played start says so).
+   */
+  recordWonStates(level: number, count: number): void {
+    this.wonStates.set(level, count);
+  }
+
+  /** The note of a played start of `level` reached from the earlier levels' wins, when one of them ends in several won states. */
+  private carriedNote(level: number): string | undefined {
+    for (let l = level - 1; l >= 1; l--) {
+      const count = this.wonStates.get(l) ?? 0;
+      if (count > 1) return `level ${l} ends in ${count} different won states (the game keeps something of how it was won): this start is where its shortest win leads, another win may start this level elsewhere (--start-actions plays one)`;
+    }
+    return undefined;
+  }
+
+  /**
    * A path from RESET to the start of `level` (a sweep's, from the earlier levels' wins). `given`: the
    * user's own, which must reach it (else the start is an InputError, not a fall back to set-level).
    */
@@ -196,6 +215,7 @@ export class PythonGame implements Game<PyState> {
       const m = this.call({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1);
       root = { snapshot: m.blobs[0], digest: m.blobs[1], frame: m.blobs[2], levelStart: m.header.levelStart as PyRoot['levelStart'], status: STATUS[Number(m.header.status)], moves: Number(m.header.moves), unofferedActs: (m.header.unofferedActs as number[] | undefined) ?? [] };
       if (typeof m.header.note === 'string') root.note = m.header.note;
+      else if (root.levelStart === 'played' && !this.given.has(level)) root.note = this.carriedNote(level);
       // The user's own path that misses the level's start is their mistake, not a start to fall back from silently.
       if (this.given.has(level) && root.levelStart !== 'played') throw new InputError(`the start actions given for level ${level} do not lead to its start: ${root.note ?? 'no reason given'}`);
       this.roots.set(key, root);

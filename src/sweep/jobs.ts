@@ -280,6 +280,7 @@ function placeStarts(loaded: LoadedGame, job: PlannedJob, inputs: ReadonlyMap<st
     const r = inputs.get(id);
     if (r?.stage !== 'explore' || !r.startActions) continue;
     game.setStart(r.level, r.startActions.map(parseAction));
+    if (r.explore) game.recordWonStates(r.level, r.explore.terminals.won);
     const win = r.analysis?.shortestWin;
     // a win listed in full (long ones are cut in reports) leads to the next level's start
     if (win && win.actions.length === win.length && r.level < game.levels) game.setStart(r.level + 1, [...r.startActions, ...win.actions].map(parseAction));
