@@ -364,8 +364,11 @@ describe('a stuck step: time limits and Ctrl-C still work; replay and play stop 
     expect(replayed.seconds).toBeLessThan(10);
     const played = spawnSync(process.execPath, [CLI, 'play', fixture('hang'), '--step-timeout', '3', '--record', join(out, 'session.jsonl')], { input: 'ACTION4\nACTION4\nACTION4\nquit\n', encoding: 'utf8', timeout: 30_000 });
     expect(played.status, played.stderr).toBe(1);
-    expect(played.stderr.trimEnd()).toMatch(/^arcgraph play: hang level 1 hung after 3 actions of this session \[ACTION4, ACTION4, ACTION4\]: a step did not return within 3 s/);
-    // No partial recording.
-    expect(existsSync(join(out, 'session.jsonl'))).toBe(false);
+    const [recorded, error] = played.stderr.trimEnd().split('\n');
+    expect(error).toMatch(/^arcgraph play: hang level 1 hung after 3 actions of this session \[ACTION4, ACTION4, ACTION4\]: a step did not return within 3 s/);
+    // The steps before the one that hung are kept (a partial recording: RESET and two ACTION4), and replay.
+    expect(recorded).toBe(`recorded 3 steps (up to the step that failed) to ${join(out, 'session.jsonl')}`);
+    const session = await run(['replay', join(out, 'session.jsonl'), '--game', fixture('hang'), '--json']);
+    expect(JSON.parse(session.stdout)).toMatchObject({ steps: 3, reproduced: true });
   }, 60_000);
 });
