@@ -364,7 +364,8 @@ class Coordinator {
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
     if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
       const path = bfsPath(this.store.graph(this.game.actions), batch.ids[r.identity.state]);
-      this.identityWarning = { message: r.identity.message, actions: [...path, r.identity.action].map(codeName) };
+      // Action 0 (RESET): a warning of the level's start or of the game as a whole, no step's.
+      this.identityWarning = { message: r.identity.message, actions: [...path, ...(r.identity.action === 0 ? [] : [r.identity.action])].map(codeName) };
     }
     if (done.stop) return this.stop(done.stop);
     if (done.full) {

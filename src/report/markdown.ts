@@ -40,11 +40,11 @@ function gameSection(game: GameReport, r: SweepReport): string[] {
   if (game.levels.length > 0) lines.push(...gameTable(game, r), '');
   for (const level of game.levels.filter((l) => l.explore?.stuckStep)) {
     const w = level.explore!.stuckStep!;
-    lines.push(`Level ${level.level} stuck step: ${w.message}. Reproduce from the reset state: \`${w.actions.join(' ')}\``, '');
+    lines.push(`Level ${level.level} stuck step: ${w.message}. Reproduce from the reset state: \`${w.actions.join(' ') || '(no actions)'}\``, '');
   }
   for (const level of game.levels.filter((l) => l.explore?.identityWarning)) {
     const w = level.explore!.identityWarning!;
-    lines.push(`Level ${level.level} identity warning: ${w.message}; the graph's numbers cannot be trusted. Reproduce from the reset state: \`${w.actions.join(' ')}\``, '');
+    lines.push(`Level ${level.level} identity warning: ${w.message}; the graph's numbers cannot be trusted. Reproduce from the reset state: \`${w.actions.join(' ') || '(no actions)'}\``, '');
   }
   for (const level of game.levels.filter((l) => l.crash)) {
     lines.push(`Level ${level.level} ${faultName(level.crash!.kind)}: ${level.crash!.reason}. Reproduce from the reset state: \`${level.crash!.actions.join(' ') || '(no actions)'}\``, '');

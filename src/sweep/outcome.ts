@@ -29,7 +29,7 @@ export function levelOutcome(level: {
   if (level.crash?.kind === 'hang') return { outcome: 'hang', reasons: [`hung after ${level.crash.actions.length} actions: ${level.crash.reason}`] };
   if (level.crash?.kind === 'out-of-memory') reasons.push(`ran out of memory after ${level.crash.actions.length} actions: ${level.crash.reason}`);
   else if (level.crash) reasons.push(`crashed after ${level.crash.actions.length} actions: ${level.crash.reason}`);
-  if (level.identityWarning) reasons.push(`identity is unstable (${level.identityWarning.message}; reproduce: ${level.identityWarning.actions.join(' ')}): the graph's numbers cannot be trusted`);
+  if (level.identityWarning) reasons.push(`identity is unstable (${level.identityWarning.message}; reproduce: ${level.identityWarning.actions.join(' ') || 'no actions, the level start'}): the graph's numbers cannot be trusted`);
   // A partial graph without a win says nothing; a complete one proves that no play wins the level.
   if (analysis && !analysis.winReachable && level.explore?.fullyExplored) reasons.push('no win is reachable: the graph is complete, so no play solves the level from its start');
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
