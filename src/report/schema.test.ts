@@ -168,6 +168,15 @@ describe('report.json schema', () => {
     ]);
   });
 
+  it("takes a declared baseline of 0 (a real ARC game's level won at its RESET): it broke the schema and ended the whole sweep", () => {
+    const parsed = JSON.parse(onDisk);
+    const level = parsed.games[0].levels.find((l: { analysis: unknown }) => l.analysis);
+    level.analysis.baseline = { declared: 0, shortest: 0, difference: 0 };
+    expect(validateReport(parsed)).toEqual([]);
+    level.analysis.baseline.declared = -1;
+    expect(validateReport(parsed)).toEqual([`$.games[0].levels[${parsed.games[0].levels.indexOf(level)}].analysis.baseline.declared: -1 is below 0`]);
+  });
+
   it('parseReport refuses other versions, non-JSON and invalid reports with a reason', () => {
     expect(() => parseReport(onDisk.replace(/"schemaVersion": 3/, '"schemaVersion": 4'))).toThrow(/schemaVersion 4; this arcgraph reads versions 1, 2 and 3/);
     expect(() => parseReport('{"schemaVersion": 3')).toThrow(/not JSON/);

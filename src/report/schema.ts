@@ -342,7 +342,7 @@ const exploreSchema = obj({
 const analysisSchema = obj({
   winReachable: bool,
   shortestWin: nullable(obj({ length: count, actions: arr(str), optimal: bool })),
-  baseline: nullable(obj({ declared: int({ min: 1 }), shortest: nullable(count), difference: nullable(int()) })),
+  baseline: nullable(obj({ declared: count, shortest: nullable(count), difference: nullable(int()) })),
   deadEnds: obj({ count, example: nullable(actionPath) }),
   canWin: count,
   pWin: obj({
