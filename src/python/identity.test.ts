@@ -245,6 +245,13 @@ describe('snapshots hold what a game keeps', () => {
   });
 });
 
+describe('the game class', () => {
+  it('is the one named after the game id when the module holds a base game class too (bc01: TrackGame and Bc01)', async () => {
+    // The loader refused a module with two ARCBaseGame subclasses.
+    for (const engine of ENGINES) expect(await level1(apart('bc01', engine))).toEqual(truth1(gen1Twin));
+  });
+});
+
 describe('a state that will not pickle, of a game that does', () => {
   it('travels as the path from the snapshot it was restored from (wr02: a weakref kept from the first move on)', async () => {
     // Snapshots were chosen once, at load: the first successor's raised TypeError (cannot pickle 'weakref.ReferenceType').

@@ -133,11 +133,25 @@ class Game:
         if graph_builder and self.graph_builder_flag:
             module.GRAPH_BUILDER = True
         classes = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, self.base_class) and c is not self.base_class and c.__module__ == name]
-        if len(classes) != 1:
-            raise LoadError(f'{self.file} defines {len(classes)} ARCBaseGame subclasses, not one')
-        self.cls = classes[0]
+        self.cls = self._game_class(classes)
         self.tags = list(self.meta.get('tags') or [])
         self.title = str(self.meta.get('title') or self.id.upper())
+
+    def _game_class(self, classes):
+        """The game's class among the module's ARCBaseGame subclasses: the one named after the game id (as
+        the ARC toolkit finds it: Lp85 for lp85), else the one no other derives from (a base game class
+        beside the game)."""
+        if len(classes) == 1:
+            return classes[0]
+        named = [c for c in classes if c.__name__.lower() == self.id.lower()]
+        if len(named) == 1:
+            return named[0]
+        leaves = [c for c in classes if not any(o is not c and issubclass(o, c) for o in classes)]
+        if len(leaves) == 1 and classes:
+            return leaves[0]
+        names = ', '.join(sorted(c.__name__ for c in classes))
+        raise LoadError(f'{self.file} defines {len(classes)} ARCBaseGame subclasses{f" ({names})" if names else ""}: the game\'s is the one named after '
+                        f'its id ({self.id.capitalize()}), or the only one no other derives from')
 
     def new(self):
         return self.cls()
