@@ -216,6 +216,23 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it("warns when a step reads the clock in the game's code (tm01: a door opened by time.time_ns four moves deep), naming the step", async () => {
+    // Nothing watched the clock, and the re-step check takes the first states and a sample: an "exact" P(win) 1 or 0
+    // from run to run (whichever the switch's one step drew), no warning (the probe's pf07).
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const game = apart('tm01', engine);
+        // The game keeps time.time_ns in an attribute: the wrapper pickles by that name, and states travel as snapshots.
+        expect(game.info.snapshots).toBe('pickle');
+        const r = await explore(game, { level: 1, workers });
+        expect(r.python?.snapshots).toBe('pickle');
+        // Its every step formats a given time (time.strftime with time.gmtime(0)), and the engine and arcgraph time
+        // themselves: none of those is the game reading the clock. The switch's ACTION5 is.
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step read the clock \(time\.time_ns\) in the game's code: its successors depend on when it runs/), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] });
+      }
+    }
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);

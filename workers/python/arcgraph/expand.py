@@ -121,6 +121,11 @@ def _stale_message(t):
             'this graph cannot be trusted (hash such keys by what never changes, or do not change them while they are keys)')
 
 
+def _clock_message(name):
+    return (f'the step read the clock (time.{name}) in the game\'s code: its successors depend on when it runs, '
+            'which no snapshot holds and the identity does not see, so this graph is one run\'s')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -209,6 +214,9 @@ class Expander:
                 # From every step's walk, not the checked ones alone: the walk meets every key anyway.
                 if rt.identity.last_stale is not None and self.identity_fault is None:
                     self.identity_fault = {'state': s, 'action': code, 'message': _stale_message(rt.identity.last_stale)}
+                # From every step too: a read of the clock (runtime.watch_clock) by the game's own code.
+                if rt.clock_read is not None and self.identity_fault is None:
+                    self.identity_fault = {'state': s, 'action': code, 'message': _clock_message(rt.clock_read)}
                 return live, fd, d
 
             def record(code, bit, cells, result):

@@ -6,6 +6,8 @@ import os
 import random
 import signal
 import struct
+import sys
+import time
 import traceback
 
 import numpy as np
@@ -63,6 +65,48 @@ def _watched(fn, which, module, name):
     # pickles it by that name, and gets the wrapper back.
     draw.__module__, draw.__name__, draw.__qualname__, draw.__doc__ = module, name, name, fn.__doc__
     return draw
+
+
+# Set by the wrapped clock functions of the `time` module (watch_clock) to the name of the first one
+# the game's own code called since the step began (Runtime.run clears it): the step read the clock.
+CLOCK_READ = [None]
+# The loaded game's file: a clock read counts only when its caller's code is the game's (not the
+# engine's, not arcgraph's: arcgraph reads time.perf_counter itself).
+_GAME_FILE = [None]
+# The `time` module's functions that read the clock, each with the position of its optional time
+# argument (None: it takes none; given, and not None, that argument is the time, and nothing is read).
+_CLOCK = {'time': None, 'time_ns': None, 'monotonic': None, 'monotonic_ns': None, 'perf_counter': None,
+          'perf_counter_ns': None, 'process_time': None, 'process_time_ns': None, 'thread_time': None,
+          'thread_time_ns': None, 'clock_gettime': None, 'clock_gettime_ns': None, 'localtime': 0, 'gmtime': 0,
+          'ctime': 0, 'asctime': 0, 'strftime': 1}
+_CLOCK_ARGUMENT = {'localtime': 'secs', 'gmtime': 'secs', 'ctime': 'secs', 'asctime': 't', 'strftime': 't'}
+
+
+def watch_clock():
+    """Wraps the `time` module's clock reads (time, monotonic, perf_counter, localtime, strftime with no
+    time...) to notice the game's code reading the clock in a step: its successors then depend on when
+    the step runs, which no snapshot or identity holds (the explorer's identity warning). The wrappers
+    return what the functions return. Once a process (a wrapped function is not wrapped again)."""
+    for name, at in _CLOCK.items():
+        fn = getattr(time, name, None)
+        if fn is None or getattr(fn, '__wrapped_clock__', None) is not None:
+            continue
+        setattr(time, name, _clock(fn, name, at))
+
+
+def _clock(fn, name, at):
+    keyword = _CLOCK_ARGUMENT.get(name)
+
+    def read(*args, **kwargs):
+        if CLOCK_READ[0] is None and (at is None or ((len(args) <= at or args[at] is None) and kwargs.get(keyword) is None)):
+            if sys._getframe(1).f_code.co_filename == _GAME_FILE[0]:
+                CLOCK_READ[0] = name
+        return fn(*args, **kwargs)
+    # Named as the module attribute it replaces, as _watched's: a game object holding it (self.now =
+    # time.time) pickles it by that name, and gets the wrapper back.
+    read.__module__, read.__name__, read.__qualname__, read.__doc__ = 'time', name, name, fn.__doc__
+    read.__wrapped_clock__ = fn
+    return read
 
 
 class StepTimeout(BaseException):
@@ -161,10 +205,14 @@ class Runtime:
         signal.signal(signal.SIGINT, _on_sigint)
         watch_numpy_rng()
         watch_python_rng()
+        watch_clock()
         remember_factory_checks()
         self.progress = Progress(progress)
         self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
         L = self.loaded
+        _GAME_FILE[0] = L.file
+        # The clock function the game's code read in the last step (run), else None.
+        self.clock_read = None
         self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
         # Both global RNGs were seeded with --seed before the module loaded (loader.Game).
         self.rng_construct = np.random.get_state()
@@ -354,6 +402,7 @@ class Runtime:
             _PY_SETSTATE(self.py_start)
             self.py_at_start = True
         RNG_USED[0] = RNG_USED[1] = False
+        CLOCK_READ[0] = None
         self.progress.step(code)
         seconds = self.step_limit if limit is None else limit
         if seconds > 0:
@@ -365,6 +414,7 @@ class Runtime:
         finally:
             if seconds > 0:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+            self.clock_read = CLOCK_READ[0]
         if RNG_USED[0] or RNG_USED[1]:
             if RNG_USED[0]:
                 np_state = np.random.get_state()
