@@ -262,6 +262,16 @@ describe('snapshots hold what a game keeps', () => {
   });
 });
 
+describe('uuid strings', () => {
+  it('are numbered in the order the walk meets them, so a game holding a sprite\'s name holds which sprite (uu01: a selection kept by uuid name)', async () => {
+    // Masked alike, "A selected" and "B selected" were one state: 5 states, no win.
+    for (const engine of ENGINES) {
+      const r = await explore(apart('uu01', engine), { level: 1, workers: 2 });
+      expect([r.nodes, r.terminals.won, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.identityWarning]).toEqual([25, 5, ['ACTION5', 'ACTION4', 'ACTION4'], '1/1', null]);
+    }
+  });
+});
+
 describe('the game class', () => {
   it('is the one named after the game id when the module holds a base game class too (bc01: TrackGame and Bc01)', async () => {
     // The loader refused a module with two ARCBaseGame subclasses.

@@ -3,7 +3,7 @@
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
 import functools
 import gc
-from itertools import chain, compress
+from itertools import chain, compress, islice
 import json
 import operator
 import random
@@ -244,7 +244,7 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'cells', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale')
+    __slots__ = ('out', 'seen', 'cells', 'uuids', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale')
 
     def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
@@ -254,6 +254,8 @@ class Walker:
         # Closure cells met, numbered apart from `seen` (a cell met again is a back reference `k`: two
         # functions over one cell are not two over equal cells), so a walk without shared cells is as before.
         self.cells = {}
+        # uuid strings met, numbered in the order first met (walk: STR).
+        self.uuids = {}
         # What `seen` numbers, alive till the walk ends: a temporary freed mid-walk could hand its id
         # to another, which would read as a back reference.
         self.keep = []
@@ -274,7 +276,10 @@ class Walker:
         if k <= FLOAT or (type(value) is tuple and all(_kind(type(x)) <= FLOAT for x in value)):
             out = self.out
             mark = len(out)
+            known = len(self.uuids)
             self.walk(value)
+            if len(self.uuids) != known:  # a uuid first met here: its number is forgotten too
+                self.uuids = dict(islice(self.uuids.items(), known))
             b = out.pop() if len(out) == mark + 1 else b''.join(out[mark:])
             del out[mark:]
             return b
@@ -282,14 +287,14 @@ class Walker:
         mark = len(out)
         added = []
         saved = self.seen
-        saved_cells = self.cells
+        saved_cells, saved_uuids = self.cells, self.uuids
         self.seen = _Tracking(saved, added)
-        self.cells = dict(saved_cells)
+        self.cells, self.uuids = dict(saved_cells), dict(saved_uuids)
         try:
             self.walk(value)
         finally:
             self.seen = saved
-            self.cells = saved_cells
+            self.cells, self.uuids = saved_cells, saved_uuids
             for key in added:
                 del saved[key]
         b = b''.join(out[mark:])
@@ -305,7 +310,13 @@ class Walker:
             out.append(b'i?;' if _looks_like_address(v) else b'i%d;' % v)
         elif k == STR:
             if len(v) == 36 and _UUID.fullmatch(v):
-                out.append(b'u;')
+                # A uuid (the engine names an unnamed sprite with a fresh one: another in every process)
+                # by the order it is first met in: a game holding a sprite's name holds which sprite.
+                uuids = self.uuids
+                n = uuids.get(v)
+                if n is None:
+                    n = uuids[v] = len(uuids)
+                out.append(b'u%d;' % n)
             else:
                 b = str(v).encode('utf-8', 'surrogatepass')
                 out.append(b's%d:' % len(b))
