@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatApart, formatProbability, formatPythonRun } from './summary.js';
+import { formatApart, formatProbability, formatPWin, formatPythonRun, scientific } from './summary.js';
 import { markdownText } from './markdown.js';
-import type { PythonLevelReport } from './schema.js';
+import type { LevelReport, PythonLevelReport } from './schema.js';
 
 describe('probabilities in reports', () => {
   it('tells two different probabilities apart with the digits it takes, three when those do', () => {
@@ -9,6 +9,18 @@ describe('probabilities in reports', () => {
     // 2047/20480000 and 2049/20480000 both read 1.00e-4 at three digits
     expect(formatProbability(2047 / 20_480_000)).toBe(formatProbability(2049 / 20_480_000));
     expect(formatApart(2047 / 20_480_000, 2049 / 20_480_000)).toEqual(['9.995e-5', '1.000e-4']);
+  });
+
+  it('writes an exact probability below any double from its integers (a 2,000-step corridor, 2^-2000, read "0 (1 in ∞, exact)")', () => {
+    const q = (2n ** 2000n).toString();
+    expect(scientific('1', q)).toBe('8.71e-603');
+    expect(scientific(q, '1')).toBe('1.15e+602');
+    const level = { level: 2, explore: null, analysis: { pWin: { exact: { p: '1', q, oneIn: null }, lower: 0, upper: 0 } } } as unknown as LevelReport;
+    expect(formatPWin(level)).toBe('8.71e-603 (1 in 1.15e+602, exact)');
+    // Against doubles where they reach: the digits of p/q, rounded (checked on fractions up to 1/99,999).
+    for (const [p, n] of [[1, 3], [2, 3], [5, 10_000], [7, 99_999], [22533, 390625], [19, 2]]) {
+      expect(Number(scientific(String(p), String(n)))).toBe(Number((p / n).toExponential(2)));
+    }
   });
 });
 

@@ -12,6 +12,26 @@ export function formatApart(a: number, b: number): [string, string] {
   return [formatProbability(a, 17), formatProbability(b, 17)];
 }
 
+/**
+ * num/den (decimal strings of integers, num > 0) in exponent form to `digits` digits, from the integers
+ * themselves: an exact probability of 2^-2000 is below any double (it read "0 (1 in ∞)").
+ */
+export function scientific(num: string, den: string, digits = 3): string {
+  const n = BigInt(num);
+  const d = BigInt(den);
+  // n * 10^k / d has at least `digits` + 1 digits before its point: the first of them, rounded
+  const k = den.length - num.length + digits + 1;
+  const m = (k >= 0 ? (n * 10n ** BigInt(k)) / d : n / (d * 10n ** BigInt(-k))).toString();
+  let exponent = m.length - 1 - k;
+  let kept = ((BigInt(m.slice(0, digits + 1)) + 5n) / 10n).toString();
+  if (kept.length > digits) {
+    kept = kept.slice(0, digits); // 9.995 rounded up to 10.0
+    exponent++;
+  }
+  const mantissa = `${kept[0]}.${kept.slice(1)}`.replace(/\.?0+$/, '');
+  return `${mantissa}e${exponent < 0 ? '' : '+'}${exponent}`;
+}
+
 /** "1 in 4.3M" style: the odds a person reads at a glance. */
 function oneIn(n: number): string {
   if (n >= 1e12) return n.toExponential(2);
@@ -28,10 +48,10 @@ export function formatPWin(level: LevelReport): string {
   if (pWin.exact) {
     const { p, q, oneIn: odds } = pWin.exact;
     if (p === '0') return level.explore?.python?.clicks?.partition === 'sampled' ? '0 (exact over sampled click classes)' : '0 (exact)';
-    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : formatProbability(pWin.lower);
+    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : pWin.lower >= 1e-300 ? formatProbability(pWin.lower) : scientific(p, q);
     // A real ARC game's clicks over sampled classes: exact only if the partition is.
     const exact = level.explore?.python?.clicks?.partition === 'sampled' ? 'exact over sampled click classes' : 'exact';
-    return `${fraction} (1 in ${odds === null ? '∞' : oneIn(odds)}, ${exact})`;
+    return `${fraction} (1 in ${odds === null || !Number.isFinite(odds) ? scientific(q, p) : oneIn(odds)}, ${exact})`;
   }
   const bounds = `[${formatProbability(pWin.lower)}, ${formatProbability(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
   const mc = level.monteCarlo;

@@ -110,6 +110,22 @@ describe('arcgraph explore', () => {
     expect(out.nodes).toBeGreaterThan(1);
   });
 
+  it('writes an exact probability below any double in exponent form from its integers (it read "= 1 in Infinity" or a 660-digit fraction)', () => {
+    // A corridor of 2,200 cells: ACTION1 steps on, ACTION2 loses: P(win) = 2^-2200 exactly.
+    const file = join(tempDir(), 'corridor.mjs');
+    writeFileSync(
+      file,
+      `export default { id: 'crdr', title: 'long corridor', levels: 1, tutorialLevels: 0, actions: [1, 2],
+        init: () => ({ x: 0 }), step: (s, a) => ({ x: a.id === 1 ? s.x + 1 : -1 }),
+        status: (s) => (s.x < 0 ? 'lost' : s.x >= 2200 ? 'won' : 'playing'),
+        render: () => [new Uint8Array(4096)], encode: (s) => new Uint8Array(Int16Array.of(s.x).buffer), decode: (b) => ({ x: new Int16Array(b.slice().buffer)[0] }) };`,
+    );
+    const r = cli('explore', file, '--workers', '1');
+    expect(r.stderr).toBe('');
+    // 2^-2200 = 5.42013e-663, 2^2200 = 1.84497e+662 (Python's Decimal(2) ** -2200)
+    expect(r.stdout).toMatch(/^random-win probability \(available policy, exact\): 5\.42013e-663 = 1 in 1\.84497e\+662 \(the exact fraction, 663 digits below the line, in --json\)$/m);
+  });
+
   it('says so when the level starts won, and when a complete graph has no win', () => {
     // A game module of plain JavaScript: level 1 starts won, level 2 never ends (one move, a self-loop).
     const file = join(tempDir(), 'start.mjs');

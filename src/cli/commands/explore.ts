@@ -7,6 +7,7 @@ import type { Command } from '../main.js';
 import { isPythonGame, numberOption, onePositional, outputFileOption, parse, policyOption, PYTHON_OPTIONS, PYTHON_USAGE, pythonOptions, START_USAGE, startActionsOption, STEP_OPTION, STEP_USAGE, stepTimeoutOption, UNOFFERED_USAGE, unofferedOption, workersOption } from '../args.js';
 import { INTERRUPTED, interruption } from '../interrupt.js';
 import { progressLine } from '../progress.js';
+import { scientific } from '../../report/index.js';
 
 const USAGE = `Usage: arcgraph explore <game> --level N [options]
 
@@ -61,6 +62,13 @@ function pythonLines(r: ExploreReport): string[] {
   return [`python: level start ${p.levelStart}${setLevel}${p.startNote ? ` (${p.startNote})` : ''}; identity ${p.identity}; ${clicks}; snapshots ${p.snapshots}${p.graphBuilder ? '; GRAPH_BUILDER on' : ''}${p.unoffered === 'step' ? '; unoffered actions stepped' : ''}${collisions}`];
 }
 
+/** An exact P(win): its fraction and odds; past what a line holds or a double reaches, in exponent form from the integers (the fraction is in --json). */
+function exactLine({ p, q, oneIn }: { p: string; q: string; oneIn: number }): string {
+  if (p === '0') return '0/1 = never';
+  const odds = Number.isFinite(oneIn) ? `1 in ${Number(oneIn.toPrecision(6))}` : `1 in ${scientific(q, p, 6)}`;
+  return p.length + q.length <= 60 ? `${p}/${q} = ${odds}` : `${scientific(p, q, 6)} = ${odds} (the exact fraction, ${q.length} digits below the line, in --json)`;
+}
+
 const prob = (x: number): string => (x === 0 ? '0' : x === 1 ? '1' : x.toExponential(3));
 
 /** Depths and actions a line shows at most: a corridor level's histogram and solution are as long as the level is deep (--json has them all). */
@@ -89,7 +97,7 @@ function describe(r: ExploreReport): string {
       : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
     `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${firstOf(r.deadEnds.example.actions, SHOWN_ACTIONS, 'actions') || 'no action'})` : ''}`,
     `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}${r.pWin.method === 'exact' && r.python?.clicks?.partition === 'sampled' ? ' over the sampled click classes' : ''}): ${
-      r.pWin.exact ? `${r.pWin.exact.p}/${r.pWin.exact.q} = ${r.pWin.exact.oneIn === Infinity ? 'never' : `1 in ${Number(r.pWin.exact.oneIn.toPrecision(6))}`}` : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
+      r.pWin.exact ? exactLine(r.pWin.exact) : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
   ];
   lines.push(...pythonLines(r));
