@@ -168,7 +168,7 @@ _STABLE_HASH = {int: True, str: True, float: True, bool: True, type(None): True,
 _HASH_OF_MEMBERS = (tuple.__hash__, frozenset.__hash__)
 
 
-_STABLE_KINDS = {t for t in _STABLE_HASH}  # those found stable: a subset test, in C, for most dicts
+_STABLE_KINDS = set(_STABLE_HASH)  # those found stable: a subset test, in C, for most dicts
 
 
 def _stable_hash(t):

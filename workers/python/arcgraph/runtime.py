@@ -258,7 +258,6 @@ class Runtime:
         self.unpicklable_later = None
         self._start_warning = False  # not checked yet (start_warning)
         self._first = base  # the first construction, never stepped: start_warning compares a second with it
-        self.start_check_seconds = 0.0
         self.step_limit = 0.0
         signal.signal(signal.SIGALRM, _on_alarm)
 
@@ -268,10 +267,7 @@ class Runtime:
         level start that two constructions give apart (the game draws from a source arcgraph does not
         seed). None for a game with neither."""
         if self._start_warning is False:
-            import time
-            began = time.perf_counter()
             self._start_warning = cached_methods(self.loaded) or self._start_differs()
-            self.start_check_seconds = time.perf_counter() - began
         return self._start_warning
 
     def _start_differs(self):
