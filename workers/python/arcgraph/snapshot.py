@@ -26,11 +26,10 @@ def _code(key):
 
 
 def _new_function(code_key, module_name, name, cells):
-    """`cells`: the function's closure cells (pickled as objects of their own, so two functions that
-    share one share it again), or, in snapshots of an earlier version, how many fresh ones to make."""
+    """`cells`: the function's closure cells, pickled as objects of their own (two functions that share
+    one share it again)."""
     import sys
-    closure = (tuple(types.CellType() for _ in range(cells)) if isinstance(cells, int) else cells) or None
-    return types.FunctionType(_CODE[code_key], sys.modules[module_name].__dict__, name, None, closure)
+    return types.FunctionType(_CODE[code_key], sys.modules[module_name].__dict__, name, None, cells or None)
 
 
 def _new_cell():
@@ -43,27 +42,11 @@ def _set_cell(cell, state):
 
 
 def _set_function_state(fn, state):
-    # `contents`: empty now (each cell carries its own); an earlier version's snapshots list them here.
-    defaults, kwdefaults, contents, attrs = state
+    defaults, kwdefaults, attrs = state
     fn.__defaults__ = defaults
     fn.__kwdefaults__ = kwdefaults
-    for cell, value in zip(fn.__closure__ or (), contents):
-        if value is not _EMPTY:
-            cell.cell_contents = value
     fn.__dict__.update(attrs)
     return fn
-
-
-class _Empty:
-    def __reduce__(self):
-        return (_empty, ())
-
-
-def _empty():
-    return _EMPTY
-
-
-_EMPTY = _Empty()
 
 
 def _code_key(code):
@@ -275,7 +258,7 @@ class _Pickler(pickle.Pickler):
                 _register_code(obj.__code__)
             # The cells themselves (each made empty, memoised, then filled: a function whose own cell
             # holds it, a recursive closure, finds itself in the memo).
-            state = (obj.__defaults__, obj.__kwdefaults__, (), dict(obj.__dict__))
+            state = (obj.__defaults__, obj.__kwdefaults__, dict(obj.__dict__))
             return (_new_function, (code_key, obj.__module__, obj.__name__, obj.__closure__ or ()), state, None, None, _set_function_state)
         if how == _CELL:
             try:
