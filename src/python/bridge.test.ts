@@ -600,6 +600,26 @@ describe('qualify on a Python game', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("finds a step deep in the level that follows string hash order: fuzz samples are stepped again under another PYTHONHASHSEED (ho03)", async () => {
+    // The explorer's check covers the start and its moves (ho03's jump is four moves in: no warning there);
+    // the samples were stepped again in a process under the pool's own seed, so nothing differed.
+    const { qualify } = await import('../qualify/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-pyho-'));
+    try {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'ho03'), { engine: FIXTURE_ENGINE });
+      opened.push(game);
+      expect((await explore(game, { level: 1, workers: 1 })).identityWarning).toBeNull();
+      const result = await qualify(game, { level: 1, stepsScale: 0.005, workers: 2, out: dir, search: { maxNodes: 1000, maxSeconds: 10 } });
+      const odd = result.findings.find((f) => f.regime === 'fuzz' && f.check === 'nondeterminism')!;
+      expect(odd.message).toMatch(/^stepping the same state and action in another Python process \(under another PYTHONHASHSEED\) gave another successor/);
+      // the sampled step is ACTION5 where it jumps: the path before it, played from x=1 (a jump lands on 'fern', x=5), ends at x=4
+      const before = odd.actions.slice(0, -1).reduce((x, a) => (a === 'ACTION2' ? x + 1 : a === 'ACTION1' ? x - 1 : x === 4 ? 5 : x), 1);
+      expect([odd.actions.at(-1), before]).toEqual(['ACTION5', 4]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a reproduction on a later level of a Python game', () => {

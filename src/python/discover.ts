@@ -20,11 +20,22 @@ export const pythonOf = (s: PythonSettings = {}): string => s.python ?? process.
 export const engineOf = (s: PythonSettings = {}): string | undefined => s.engine ?? (process.env.ARCGRAPH_ARC_ENGINE || undefined);
 
 /**
+ * The PYTHONHASHSEED of every host that explores, plays or walks a game: pinned, so a game that
+ * follows string hash order (a set of strings iterated) behaves alike in every process and run.
+ */
+export const HASH_SEED = 0;
+/**
+ * The seed of the one process per game that checks for such a game (PythonGame.runUnderOtherSeed):
+ * ARC runs each game process under a random seed, so an answer that holds under HASH_SEED alone is not the game's.
+ */
+export const OTHER_HASH_SEED = 1;
+
+/**
  * The command of a host for `gameFile`. PYTHONHASHSEED is pinned (identities and set iteration do
  * not depend on the process), numerical libraries run one thread each (the workers are the
  * parallelism), and byte code is cached under the temp dir, not beside the user's game.
  */
-export function hostCommand(gameFile: string, settings: PythonSettings, flags: readonly string[], stallMs = 0): HostCommand {
+export function hostCommand(gameFile: string, settings: PythonSettings, flags: readonly string[], stallMs = 0, hashSeed = HASH_SEED): HostCommand {
   const engine = engineOf(settings);
   const path = [engine && resolve(engine), process.env.PYTHONPATH].filter(Boolean).join(delimiter);
   return {
@@ -35,7 +46,7 @@ export function hostCommand(gameFile: string, settings: PythonSettings, flags: r
     env: {
       ...process.env,
       PYTHONPATH: path,
-      PYTHONHASHSEED: '0',
+      PYTHONHASHSEED: String(hashSeed),
       PYTHONPYCACHEPREFIX: join(tmpdir(), 'arcgraph-pycache'),
       OMP_NUM_THREADS: '1',
       OPENBLAS_NUM_THREADS: '1',

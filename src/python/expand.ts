@@ -1,8 +1,10 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
-import { ACTION_NAMES, fingerprintInto, initIdentity, type Fingerprint, type Status } from '../engine/index.js';
-import type { PythonGame, UnofferedMode } from './game.js';
+import { ACTION_NAMES, fingerprintInto, initIdentity, sameBytes, type Fingerprint, type Status } from '../engine/index.js';
+import { HASH_SEED, OTHER_HASH_SEED } from './discover.js';
+import type { PyRoot, PythonGame, UnofferedMode } from './game.js';
 import { Abandonment } from './pool.js';
-import { faultKindOf, stoppedAt, type PyFaultKind } from './process.js';
+import { faultKindOf, PythonError, stoppedAt, type PyFaultKind } from './process.js';
+import type { Message } from './protocol.js';
 import { i32, u16, u32 } from './protocol.js';
 
 /** A batch as the explorer sends it: frontier snapshots back to back and the end of each. */
@@ -114,6 +116,8 @@ export class PythonLevel {
   /** Why some states travel as action paths though the game pickles (the first reason, in order of the text: the same whichever process met it). */
   private pathReason: string | undefined;
   private readonly stopped = new Abandonment();
+  /** The level's start and its expansion in the game's process under another PYTHONHASHSEED, or why they differ already (otherSeedStart). */
+  private otherSeed: Promise<Message | string> | undefined;
 
   constructor(
     readonly game: PythonGame,
@@ -129,6 +133,9 @@ export class PythonLevel {
     // A start that fails ends the game's processes before they are all up: that is not another error.
     warming.catch(() => undefined);
     const root = this.game.root(this.level);
+    this.otherSeed = this.otherSeedStart(root);
+    // its verdict is read with the root's batch; one that fails is a warning, not this promise's rejection
+    this.otherSeed.catch(() => undefined);
     await warming;
     this.levelStart = root.levelStart;
     this.startNote = root.note;
@@ -137,6 +144,48 @@ export class PythonLevel {
     this.stepsPerState = root.moves + (this.game.options.clicks === 'classes' ? clicks * Math.min(1, this.game.options.verify) : 0);
     const { lo, hi } = fingerprintInto(root.digest, { lo: 0, hi: 0 });
     return { bytes: root.snapshot, lo, hi, status: root.status };
+  }
+
+  /**
+   * The level's start made again in the game's process under another PYTHONHASHSEED, and expanded
+   * there when it is the same start: the moves from it, compared with the root batch's (hashOrderWarning).
+   * A game that iterates a set of strings, or uses hash() of one, behaves otherwise there (one other
+   * seed: a set of two strings keeps its order under it about half the time).
+   */
+  private async otherSeedStart(root: PyRoot): Promise<Message | string> {
+    const { game, level } = this;
+    const path = game.startPath(level);
+    const where = `in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})`;
+    try {
+      const start = await game.runUnderOtherSeed({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1, this.stopped.signal);
+      if (!sameBytes(start.blobs[1], root.digest)) return `the level start differs ${where}`;
+      if (root.status !== 'playing') return `the level start is the same ${where}`;
+      const ends = Uint32Array.of(start.blobs[0].length);
+      return await game.runUnderOtherSeed({ op: 'expand', level, clicks: game.options.clicks, verify: game.options.verify }, [start.blobs[0], new Uint8Array(ends.buffer)], root.moves, this.stopped.signal);
+    } catch (err) {
+      if (!(err instanceof PythonError) || err.kind === 'interrupted') throw err;
+      return `the level start failed ${where}: ${err.message}`;
+    }
+  }
+
+  /**
+   * The warning that the game follows string hash order, when the root's moves (the records of the
+   * root batch's first state) differ from those under another PYTHONHASHSEED: ARC randomises the seed
+   * per process, so an answer that holds under the exploration's alone is not the game's.
+   */
+  private async hashOrderWarning(result: BatchRecords, digests: Uint8Array): Promise<BatchRecords['identity'] | undefined> {
+    const other = await this.otherSeed!;
+    const why = ': the game follows the hash order of strings (iterates a set of them, or hashes one), which ARC randomises per process, so this answer holds under one seed alone';
+    if (typeof other === 'string') return other.startsWith('the level start is the same') ? undefined : { state: 0, action: 0, message: other + why };
+    if (result.error?.state === 0 || other.header.error) return undefined; // a fault of the start: the exploration reports it
+    const count = result.recordEnds[0];
+    const theirs = u16(other.blobs[5]);
+    const outcomes = other.blobs[6];
+    for (let r = 0; r < Math.max(count, theirs.length); r++) {
+      const differs = r >= count || r >= theirs.length || theirs[r] !== result.action[r] || outcomes[r] !== result.outcome[r] || !sameBytes(other.blobs[2].subarray(r * 16, r * 16 + 16), digests.subarray(r * 16, r * 16 + 16));
+      if (differs) return { state: 0, action: r < theirs.length ? theirs[r] : result.action[r], message: `this move from the level start gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${why}` };
+    }
+    return undefined;
   }
 
   /** Expands a batch in one of the game's processes. */
@@ -175,6 +224,10 @@ export class PythonLevel {
       result.recordEnds = padded;
       result.steps = stepsPadded;
       result.error = { state: error.state, action: error.action, message: error.message, kind: faultKindOf(error.kind) };
+    }
+    if (batch.rootFirst && this.otherSeed) {
+      const warning = await this.hashOrderWarning(result, digests);
+      if (warning && !result.identity) result.identity = warning;
     }
     return result;
   }

@@ -46,9 +46,13 @@ export async function pythonFuzz(game: PythonGame, task: PyFuzzTask, workers: nu
   return { ...h, samples };
 }
 
-/** Steps each sample in this game's own process (not the pool's that made it): which ones gave another successor. */
-export function crossCheck(game: PythonGame, samples: PyFuzzResult['samples']): PyFuzzResult['samples'] {
+/**
+ * Steps each sample again in the game's process under another PYTHONHASHSEED (not the pool's that
+ * made it): which ones gave another successor, from a game that is not deterministic or that
+ * follows string hash order.
+ */
+export async function crossCheck(game: PythonGame, samples: PyFuzzResult['samples']): Promise<PyFuzzResult['samples']> {
   if (samples.length === 0) return [];
-  const m = game.call({ op: 'restep', actions: samples.map((s) => s.action) }, samples.map((s) => s.pre), samples.length);
+  const m = await game.runUnderOtherSeed({ op: 'restep', actions: samples.map((s) => s.action) }, samples.map((s) => s.pre), samples.length);
   return samples.filter((s, i) => Buffer.compare(Buffer.from(m.blobs[i]), Buffer.from(s.digest)) !== 0);
 }

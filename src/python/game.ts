@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { actionCode, type Action, type PlayerAction } from '../engine/index.js';
 import type { Frame, Game, SessionOptions, Status } from '../engine/index.js';
 import { GameLoadError, InputError } from '../errors.js';
-import { arcFolderProblem, arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
+import { arcFolderProblem, arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, OTHER_HASH_SEED, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
 import { PythonPool } from './pool.js';
 import { PythonError, type RunningStep } from './process.js';
 import type { Message } from './protocol.js';
@@ -107,6 +107,8 @@ export class PythonGame implements Game<PyState> {
   readonly options: Required<Pick<PythonGameOptions, 'identity' | 'clicks' | 'verify' | 'stepSeconds'>> & PythonGameOptions;
   private readonly sync: SyncHost;
   private readonly pool: PythonPool;
+  /** The one process under another PYTHONHASHSEED (runUnderOtherSeed). */
+  private readonly otherSeed: PythonPool;
   /** Winning paths (action codes from the level's start) found so far, by level. */
   private readonly wins = new Map<number, number[]>();
   /** Each explored level's count of different won states (recordWonStates). */
@@ -129,9 +131,10 @@ export class PythonGame implements Game<PyState> {
       ...(options.unoffered === 'step' ? ['--unoffered', 'step'] : []),
     ];
     // The alarm stops a step at stepSeconds; one that blocks it (a hang in C) is killed a little later.
-    const command = () => hostCommand(file, options, flags, this.options.stepSeconds * 1000 + 3000);
+    const command = (seed?: number) => hostCommand(file, options, flags, this.options.stepSeconds * 1000 + 3000, seed);
     this.sync = new SyncHost(command());
-    this.pool = new PythonPool(command);
+    this.pool = new PythonPool(() => command());
+    this.otherSeed = new PythonPool(() => command(OTHER_HASH_SEED));
     let hello: Message;
     try {
       hello = this.sync.hello(120_000);
@@ -284,6 +287,14 @@ export class PythonGame implements Game<PyState> {
     return this.pool.run(workers, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps), abandon, tag);
   }
 
+  /**
+   * A request to this game's process under another PYTHONHASHSEED (started on first use): what it
+   * answers differently from the pool's processes comes of the game following string hash order.
+   */
+  runUnderOtherSeed(header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number, abandon?: AbortSignal): Promise<Message> {
+    return this.otherSeed.run(1, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps), abandon);
+  }
+
   /** The step each busy pool process is on now (with the tag of its request) and how long it has run. */
   runningSteps(): RunningStep[] {
     return this.pool.running();
@@ -297,6 +308,7 @@ export class PythonGame implements Game<PyState> {
   /** Ends this game's processes (idle ones do not keep Node alive; a sweep closes each game when done). */
   close(): void {
     this.pool.close();
+    this.otherSeed.close();
     this.sync.close();
   }
 }

@@ -196,6 +196,26 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // A game with neither (gr01 seeds the global random in its constructor): no warning (above).
   });
 
+  it('warns when the game follows string hash order, which ARC randomises per process (ho01 at its construction, ho02 in a move from the start)', async () => {
+    // Pinned PYTHONHASHSEED=0 in every host, both gave one "exact" answer and no warning (the probe's pf12).
+    // The truth under each seed, from Python itself: ho01's door is the first name of a frozenset (P(win) 2/door
+    // by gambler's ruin from x=2), ho02's ACTION5 jumps to the first of a set (5 wins: 47/55 by hand in ho02.py).
+    const first = (seed: number): number => Number(spawnSync('python3', ['-c', "N = ['amber', 'blue', 'coral', 'denim', 'ebony', 'fern']; print(N.index(next(iter(frozenset(N)))))"], { encoding: 'utf8', env: { ...process.env, PYTHONHASHSEED: String(seed) } }).stdout);
+    expect(first(0)).toBe(5);
+    expect(first(1)).not.toBe(5);
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const built = await explore(apart('ho01', engine), { level: 1, workers });
+        expect([built.nodes, built.pWin.exact && `${built.pWin.exact.p}/${built.pWin.exact.q}`]).toEqual([6, '2/5']);
+        expect(built.identityWarning).toEqual({ message: expect.stringMatching(/^the level start differs in a process under another PYTHONHASHSEED \(1; .*follows the hash order of strings/), actions: [] });
+        const moved = await explore(apart('ho02', engine), { level: 1, workers });
+        expect([moved.nodes, moved.pWin.exact && `${moved.pWin.exact.p}/${moved.pWin.exact.q}`]).toEqual([6, '47/55']);
+        expect(moved.identityWarning).toEqual({ message: expect.stringMatching(/^this move from the level start gives another successor in a process under another PYTHONHASHSEED/), actions: ['ACTION5'] });
+      }
+    }
+    // Games that follow no hash order: no warning (the fixtures above and below, the 14 shared games in arc-games.test.ts).
+  });
+
   it("warns when a step changes one of the engine's mutable defaults (tg01 lights a marker made without tags: Sprite's tags=[] list)", async () => {
     // Snapshots gave each restored marker a list of its own: 26 states, a shortest win of 5 where the engine wins in 4, no warning.
     for (const engine of ENGINES) {

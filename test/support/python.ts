@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GameAction, type Action, type Game } from '../../src/engine/index.js';
+import { HASH_SEED } from '../../src/python/discover.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURE_ENGINE = join(ROOT, 'test', 'fixtures', 'python');
@@ -40,7 +41,8 @@ export function runPython(lines: string[], ...args: string[]): { stdout: string;
 /**
  * The Python host processes this Node process started for a game (its children running
  * arcgraph_host.py with `game` in their arguments, and each of `args` as an argument), alive
- * (zombies left out), by pid.
+ * (zombies left out), by pid: those under the explorer's PYTHONHASHSEED (the game's one process
+ * under another seed, which checks for hash order, left out).
  */
 export function hostPids(game: string, ...args: string[]): number[] {
   const pids: number[] = [];
@@ -51,7 +53,8 @@ export function hostPids(game: string, ...args: string[]): number[] {
       const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(ppid) !== process.pid || state === 'Z') continue;
       const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (argv.some((a) => a.endsWith('arcgraph_host.py')) && argv.some((a) => a.includes(game)) && args.every((a) => argv.includes(a))) pids.push(Number(name));
+      if (!argv.some((a) => a.endsWith('arcgraph_host.py')) || !argv.some((a) => a.includes(game)) || !args.every((a) => argv.includes(a))) continue;
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`PYTHONHASHSEED=${HASH_SEED}`)) pids.push(Number(name));
     } catch {
       // gone meanwhile
     }

@@ -57,11 +57,11 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
 type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean; exited?: string };
 
 /** A Python task's result in the shape of the TypeScript one (its samples are checked in another process here). */
-function fromPython(game: PythonGame, r: PyFuzzResult): Outcome {
+async function fromPython(game: PythonGame, r: PyFuzzResult): Promise<Outcome> {
   if (r.hung) return { hung: r.hung };
-  const odd = crossCheck(game, r.samples);
+  const odd = await crossCheck(game, r.samples);
   const faults: FuzzFault[] = [...r.faults];
-  if (odd.length > 0) faults.push({ check: 'nondeterminism', message: 'stepping the same state and action in another Python process gave another successor', walk: odd[0].walk, step: odd[0].step, action: odd[0].action });
+  if (odd.length > 0) faults.push({ check: 'nondeterminism', message: `stepping the same state and action in another Python process (under another PYTHONHASHSEED) gave another successor: the game is not deterministic, or follows the hash order of strings`, walk: odd[0].walk, step: odd[0].step, action: odd[0].action });
   const timing: FuzzTiming = r.timing ?? { steps: 0, seconds: 0, frames: 0, slowest: [] };
   return { steps: r.steps, seconds: timing.seconds, walks: r.walks, wins: r.wins, faults, resetFaults: r.resetFaults, samples: [], timing };
 }
@@ -95,7 +95,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       // A task queued behind a step that never returned dies with that step's process: it runs again.
       const attempt = (): Promise<PyFuzzResult> => pythonFuzz(python, pyTask, ctx.workers);
       const result = attempt().catch((err: unknown) => (err instanceof PythonError && err.kind === 'died' ? attempt() : Promise.reject(err))).then(
-        (r): Outcome => fromPython(python, r),
+        (r): Promise<Outcome> => fromPython(python, r),
         (err: unknown): Outcome => {
           const at = stoppedAt(err);
           if (!at) throw err;
