@@ -115,6 +115,11 @@ describe('the command line on Python games', () => {
     // A given path that misses the level's start is bad input (it was a silent fall back to set-level, another start).
     const bad = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION2', '--json']);
     expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'arcgraph explore: the start actions given for level 2 do not lead to its start: the path to level 2 ends with 0 levels completed, on level 1, not at the start of level 2\n']);
+    // A game whose step completes two levels (next_level twice) while playing one: the refusal says so (it said
+    // "reaches it after 1 of its 2 actions", which it did not).
+    const apart = join(FIXTURE_ENGINE, 'apart', 'dl01');
+    const double = cli(['explore', apart, '--level', '3', '--start-actions', 'ACTION1 ACTION1']);
+    expect([double.status, double.stderr]).toEqual([2, 'arcgraph explore: the start actions given for level 3 do not lead to its start: the path to level 3 has 2 levels completed after its action 1, on level 2: the game completes levels it does not play (or plays levels it does not complete), so no path starts level 3 as both count it\n']);
     // random play says which start it played from, and takes the same path
     const fromSet = JSON.parse(cli(['random', fixtureGame('hid1'), '--level', '2', '--steps', '50', '--json']).stdout);
     const fromPath = JSON.parse(cli(['random', fixtureGame('hid1'), '--level', '2', '--steps', '50', '--start-actions', 'ACTION3 ACTION3 ACTION2 ACTION2 ACTION2 ACTION2', '--json']).stdout);
