@@ -112,7 +112,35 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     const lost = [...graph.flags].filter((f) => f & NodeFlag.LOST).length;
     expect(await level1(apart('gn01'))).toEqual({ nodes: graph.nodeCount, lost, p: `${truth.pWin.exact!.p}/${truth.pWin.exact!.q}`, warning: null });
     const looped = await explore(apart('gn01'), { level: 2, workers: 1 });
-    expect(looped.identityWarning?.message).toMatch(/^the state holds a generator \(looped\) suspended inside a for loop/);
+    expect(looped.identityWarning?.message).toMatch(/^the state holds a generator \(looped\) suspended with values on its stack \(inside a for loop/);
+  });
+
+  it('counts what a suspended generator holds on its stack, its yielded value left out (held_on_stack)', () => {
+    // Each generator is advanced to its first and second yield; the walk subtracts a `yield from`'s iterator (gi_yieldfrom, walked).
+    const r = runPython([
+      'from arcgraph.identity import held_on_stack',
+      'def plain():\n    a = yield 1\n    b = yield 2',
+      'def pending():\n    s = (yield 1) + (yield 2)',
+      'def looped():\n    for x in range(3):\n        yield x',
+      'def inner():\n    yield from plain()',
+      'def call():\n    print((yield 1), (yield 2))',
+      'def handled():\n    try:\n        raise ValueError\n    except ValueError:\n        yield 1\n        yield 2',
+      'out = []',
+      'for f in (plain, pending, looped, inner, call, handled):',
+      '    g = f(); next(g); first = held_on_stack(g.gi_code, g.gi_frame.f_lasti); g.send(0)',
+      '    out.append(f"{f.__name__} {first} {held_on_stack(g.gi_code, g.gi_frame.f_lasti)}")',
+      'print("; ".join(out))',
+    ]);
+    expect(r.stdout.trim()).toBe('plain 0 0; pending 0 1; looped 1 1; inner 1 1; call 2 3; handled 1 1');
+  });
+
+  it('warns of a generator suspended with a value on its stack in the middle of an expression (gn02: `(yield r) + (yield None)`)', async () => {
+    // The first value sent waits on the stack, in no variable: "1 sent" and "0 sent" were one state, an exact 1/2 with
+    // no warning where the game gives 1/4 (5 states: gn02.py by hand; the probe's pg22, a PASS in a sweep).
+    for (const engine of ENGINES) {
+      const r = await explore(apart('gn02', engine), { level: 1, workers: 1 });
+      expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the state holds a generator \(judge\) suspended with values on its stack/), actions: ['ACTION1'] });
+    }
   });
 
   it("walks a dict in its insertion order, which the game may act on (do01: a queue of two tokens, its order the whole state)", async () => {

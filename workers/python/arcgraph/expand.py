@@ -334,9 +334,9 @@ class Expander:
         elif rt.status(again_live[0], again_fd, level) != status:
             message = 'the same step taken again from the restored state gave a successor with another status'
         elif rt.identity.last_hidden is not None:
-            message = (f'the state holds a generator ({rt.identity.last_hidden}) suspended inside a for loop: the '
-                       'loop\'s iterator lives on the generator\'s stack, which the identity cannot walk, so states '
-                       'that differ only there are merged (keep the position in an attribute instead)')
+            message = (f'the state holds a generator ({rt.identity.last_hidden}) suspended with values on its stack (inside a for '
+                       'loop: its iterator; or in an expression, call, with or except block waiting on the yield), which the identity '
+                       'cannot walk, so states that differ only there are merged (keep them in local variables or attributes instead)')
         else:
             return
         self.identity_fault = {'state': s, 'action': code, 'message': message}

@@ -100,16 +100,67 @@ def _object_mode(t):
 
 _SUSPENDED = (types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)
 _LOOPS = {}
+_DEPTHS = {}
+# Instructions after which the next one is not reached by falling through.
+_NO_FALL = frozenset({'RETURN_VALUE', 'RETURN_CONST', 'RAISE_VARARGS', 'RERAISE', 'JUMP_FORWARD', 'JUMP_BACKWARD', 'JUMP_ABSOLUTE',
+                      'JUMP', 'JUMP_BACKWARD_NO_INTERRUPT', 'JUMP_NO_INTERRUPT'})
 
 
 def _loops(code):
     """The (start, end) offsets of a code object's for loops: suspended between them, a generator keeps
-    the loop's iterator on its stack."""
+    the loop's iterator on its stack (the check where held_on_stack cannot tell)."""
     loops = _LOOPS.get(code)
     if loops is None:
         import dis
         loops = _LOOPS[code] = [(i.offset, i.argval) for i in dis.get_instructions(code) if i.opname == 'FOR_ITER']
     return loops
+
+
+def held_on_stack(code, lasti):
+    """How many values a generator suspended at the YIELD_VALUE at `lasti` holds on its frame's stack,
+    its yielded value left out: a for loop's iterator, what an expression or call waiting on the yield
+    computed so far (`a + (yield)`), a with block's exit, an except block's exception. The stack depth
+    of each instruction by a walk of the byte code's flow (dis.stack_effect), once per code object.
+    None where the layout is not one this knows (then the for-loop check stands alone)."""
+    depths = _DEPTHS.get(code)
+    if depths is None:
+        try:
+            depths = _stack_depths(code)
+        except (ValueError, TypeError, AttributeError):
+            depths = {}
+        _DEPTHS[code] = depths
+    return depths.get(lasti)
+
+
+def _stack_depths(code):
+    import dis
+    ins = list(dis.get_instructions(code))
+    at = {i.offset: k for k, i in enumerate(ins)}
+    depth = {}
+    work = [(0, 0)]
+    # A handler starts with the depth the exception table gives, the last offset if it keeps it, and the exception.
+    work += [(e.target, e.depth + (1 if e.lasti else 0) + 1) for e in getattr(dis, '_parse_exception_table', lambda c: [])(code)]
+    while work:
+        offset, d = work.pop()
+        k = at.get(offset)
+        while k is not None and ins[k].offset not in depth:
+            i = ins[k]
+            depth[i.offset] = d
+            arg = i.arg if i.opcode >= dis.HAVE_ARGUMENT else None
+            if i.opname == 'RETURN_GENERATOR':
+                d += 1  # the value the first resume sends (None), popped next: dis counts it 0
+            elif i.opcode in dis.hasjrel or i.opcode in dis.hasjabs:
+                work.append((i.argval, d + dis.stack_effect(i.opcode, arg, jump=True)))
+                if i.opname in _NO_FALL:
+                    break
+                d += dis.stack_effect(i.opcode, arg, jump=False)
+            elif i.opname in _NO_FALL:
+                break
+            else:
+                d += dis.stack_effect(i.opcode, arg)
+            k += 1
+    # only the depths at a yield are read: each less the value it yields
+    return {i.offset: depth[i.offset] - 1 for i in ins if i.opname == 'YIELD_VALUE' and i.offset in depth}
 
 
 def _address_regions():
@@ -263,7 +314,7 @@ class Walker:
         self.game_type = game_type
         self.level_type = level_type
         self.sprite_type = sprite_type
-        # A generator met suspended inside a loop: what it keeps on its stack is not walked (the explorer warns).
+        # A generator met suspended with values on its stack (held_on_stack): not walked (the explorer warns).
         self.hidden = None
         # The type of a dict key or set member whose lookup fails (its hash changed after it was put in):
         # a snapshot rebuilds the dict and finds it again (the explorer warns).
@@ -668,8 +719,8 @@ class Walker:
 
     def walk_generator(self, g):
         """A generator or coroutine: its code, the instruction it is suspended at, its local variables and
-        what it delegates to (`yield from`). A loop's iterator it is suspended in lives on its frame's
-        stack, which nothing shows: noted in `hidden`."""
+        what it delegates to (`yield from`). Values it holds on its frame's stack (a loop's iterator, an
+        expression waiting on the yield), which nothing shows: noted in `hidden`."""
         code = getattr(g, 'gi_code', None) or getattr(g, 'cr_code', None) or g.ag_code
         frame = getattr(g, 'gi_frame', None) or getattr(g, 'cr_frame', None) or getattr(g, 'ag_frame', None)
         self.out.append(b'G' + code.co_qualname.encode() + b';')
@@ -678,8 +729,14 @@ class Walker:
             return
         self.out.append(b'%d;' % frame.f_lasti)
         self.walk_dict(frame.f_locals)
-        self.walk(getattr(g, 'gi_yieldfrom', None) or getattr(g, 'cr_await', None))
-        if any(start < frame.f_lasti < end for start, end in _loops(code)):
+        inner = getattr(g, 'gi_yieldfrom', None) or getattr(g, 'cr_await', None)
+        self.walk(inner)
+        held = held_on_stack(code, frame.f_lasti)
+        if held is None:
+            held = 1 if any(start < frame.f_lasti < end for start, end in _loops(code)) else 0
+        elif inner is not None:
+            held -= 1  # the iterator it delegates to: walked above
+        if held > 0:
             self.hidden = code.co_qualname
 
     def walk_sprite(self, s):
