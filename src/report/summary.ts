@@ -58,6 +58,9 @@ export function formatPWin(level: LevelReport): string {
   return mc ? `${bounds}; random play: ${mc.wins} wins in ${grouped(mc.episodes)} attempts, p < ${formatProbability(mc.upper)} (95%)` : bounds;
 }
 
+/** A level's reason when its complete graph has no win but cannot be trusted (sweep/outcome.ts): not "unsolvable". */
+export const UNTRUSTED_NO_WIN = 'no win was found in the complete graph, which cannot be trusted: the game steps otherwise than its states say (the finding below)';
+
 export function formatShortest(level: LevelReport): string {
   const a = level.analysis;
   if (!a) return '—';
@@ -65,7 +68,7 @@ export function formatShortest(level: LevelReport): string {
   const parts: string[] = [];
   if (a.baseline) parts.push(`baseline ${a.baseline.declared}${a.baseline.difference === null ? '' : `, ${a.baseline.difference >= 0 ? '+' : ''}${a.baseline.difference}`}`);
   if (level.previous?.source === 'baseline') parts.push(`was ${level.previous.shortestWin ?? 'none'}`);
-  const text = win === null ? (level.explore?.fullyExplored ? 'unsolvable' : 'none found') : `${win.length}${win.optimal ? '' : ' (may be shorter)'}`;
+  const text = win === null ? (level.explore?.fullyExplored && !level.reasons.includes(UNTRUSTED_NO_WIN) ? 'unsolvable' : 'none found') : `${win.length}${win.optimal ? '' : ' (may be shorter)'}`;
   return parts.length > 0 ? `${text} (${parts.join('; ')})` : text;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalysisNumbers } from '../report/index.js';
+import { formatShortest, type AnalysisNumbers, type LevelReport } from '../report/index.js';
 import { levelOutcome } from './outcome.js';
 
 /** The analysis of a level whose random-win probability is p, exact, against 1e-4. */
@@ -40,6 +40,22 @@ describe('levelOutcome', () => {
       expect(outcome).toBe('fail');
       expect(reasons).toEqual([expect.stringMatching(/^no win is reachable: the graph is complete/)]);
     }
+  });
+
+  it('does not call a level unsolvable when its graph cannot be trusted (an identity warning, or qualification found its steps not a function of the state)', () => {
+    const lying = 'no win was found in the complete graph, which cannot be trusted: the game steps otherwise than its states say (the finding below)';
+    const warned = levelOutcome({ ...level(analysis(0), true), identityWarning: { message: 'the step changed charge in the game\'s module', actions: ['ACTION1'] } });
+    expect(warned.reasons).toEqual([expect.stringMatching(/^identity is unstable/), lying]);
+    for (const check of ['nondeterminism', 'non-canonical-identity']) {
+      const found = levelOutcome({ ...level(analysis(0), true), qualification: 'fail', qualificationFailures: [`fuzz ${check}: stepping the same state and action in another Python process gave another successor`] });
+      expect(found).toEqual({ outcome: 'fail', reasons: [lying, expect.stringMatching(new RegExp(`^qualification failed: fuzz ${check}`))] });
+    }
+    // and the report's shortest-solution column says "none found", not "unsolvable"
+    const report = { analysis: analysis(0), explore: { fullyExplored: true }, previous: null } as unknown as LevelReport;
+    expect([formatShortest({ ...report, reasons: warned.reasons }), formatShortest({ ...report, reasons: [] })]).toEqual(['none found', 'unsolvable']);
+    // a failure that says nothing of the graph (a crash somewhere in random play) leaves the proof standing
+    const crashed = levelOutcome({ ...level(analysis(0), true), qualification: 'fail', qualificationFailures: ['fuzz exception: step threw'] });
+    expect(crashed.reasons[0]).toMatch(/^no win is reachable: the graph is complete/);
   });
 
   it('passes a partial graph without a win (nothing is proven), and a complete one with a rare win', () => {

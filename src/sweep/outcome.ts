@@ -1,7 +1,10 @@
 /** How a level's findings add up to one outcome, and the levels' outcomes to a game's. */
 import type { AnalysisNumbers, CrashKind, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/index.js';
-import { formatProbability as show } from '../report/index.js';
+import { formatProbability as show, UNTRUSTED_NO_WIN } from '../report/index.js';
 import type { RegimeStatus } from './qualification.js';
+
+/** Qualification failures (`regime check: message`) that show the explored graph is not the game's. */
+const UNTRUSTING = /^\S+ (nondeterminism|non-canonical-identity): /;
 
 /**
  * A level fails on a crash, when its complete graph has no win (it cannot be solved), on a failed
@@ -30,8 +33,12 @@ export function levelOutcome(level: {
   if (level.crash?.kind === 'out-of-memory') reasons.push(`ran out of memory after ${level.crash.actions.length} actions: ${level.crash.reason}`);
   else if (level.crash) reasons.push(`crashed after ${level.crash.actions.length} actions: ${level.crash.reason}`);
   if (level.identityWarning) reasons.push(`identity is unstable (${level.identityWarning.message}; reproduce: ${level.identityWarning.actions.join(' ') || 'no actions, the level start'}): the graph's numbers cannot be trusted`);
-  // A partial graph without a win says nothing; a complete one proves that no play wins the level.
-  if (analysis && !analysis.winReachable && level.explore?.fullyExplored) reasons.push('no win is reachable: the graph is complete, so no play solves the level from its start');
+  // A partial graph without a win says nothing; a complete one proves that no play wins the level,
+  // unless the graph is not the game's (its steps are not a function of the states it keeps).
+  if (analysis && !analysis.winReachable && level.explore?.fullyExplored) {
+    const untrusted = !!level.identityWarning || !!level.qualificationFailures?.some((f) => UNTRUSTING.test(f));
+    reasons.push(untrusted ? UNTRUSTED_NO_WIN : 'no win is reachable: the graph is complete, so no play solves the level from its start');
+  }
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     // an exact value as its fraction too: three digits of one just at the threshold read as the threshold
     const exact = analysis.pWin.exact;
