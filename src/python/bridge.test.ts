@@ -258,6 +258,20 @@ describe('the Python bridge on the fixture games', () => {
     await expect(explore(game, { level: 1, workers: 1 })).rejects.toThrow(/--unoffered step\) for the reference policy alone/);
   });
 
+  it('warns when random play carries state from attempt to attempt in the module (mc01: a charge in a module global), and not otherwise', async () => {
+    // Each attempt restores the level's snapshot, which does not hold the global: the charge carried over and
+    // random play won almost every attempt, no warning, where the game's rate is 1/8 (mc01.py, by hand).
+    const { randomPlay } = await import('../random/index.js');
+    const carried = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'mc01'), { engine: FIXTURE_ENGINE });
+    opened.push(carried);
+    for (const workers of [1, 2]) {
+      const r = await randomPlay(carried, { level: 1, steps: 2000, workers });
+      expect(r.warning).toMatch(/^the attempts changed CHARGE in the game's module .*not independent plays of the game/);
+    }
+    const honest = await randomPlay(open('gen1'), { level: 1, steps: 2000, workers: 2 });
+    expect(honest.warning).toBeUndefined();
+  });
+
   it('warns when the same step taken again gives another state, and when a step changes the module (state the graph cannot see)', async () => {
     const apart = (id: string): PythonGame => {
       const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', id), { engine: FIXTURE_ENGINE });

@@ -56,6 +56,12 @@ export interface RandomResult {
   unoffered?: 'step';
   /** The level starts won or lost (its reset state): every attempt ends there, the rate is exact, no step is taken. */
   starts?: 'won' | 'lost';
+  /**
+   * A real ARC game whose episodes changed its module's state (globals, class attributes): each attempt
+   * starts from the level's snapshot, which does not hold it, so the attempts are not independent
+   * plays of the game and the rate is not the game's. Absent when none did.
+   */
+  warning?: string;
   /** The first winning episode, to reproduce it (replay with the same seed and policy). */
   firstWin?: number;
   /** A real ARC game's steps: how many, how long, frames rendered, the slowest (the performance profile). */
@@ -82,7 +88,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   let timing: StepTiming | undefined;
   // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
   const walksStopped = python ? new Abandonment() : undefined;
-  const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming }> => {
+  const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming; carried?: string }> => {
     if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers, walksStopped?.signal);
     return pool ? watchdog.runOn<WalkResult>(pool, { ...task }) : Promise.resolve().then(() => runWalks(game, task));
   };
@@ -123,7 +129,8 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   // so there a task is about 500 steps (and few are wasted past the budget).
   const taskSteps = python ? 500 : 20_000;
   let perTask = python ? 2 : 16;
-  const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming }>();
+  const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming; carried?: string }>();
+  let carried: string | undefined;
   // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused
   // (the watchdog stops one that is stuck; a Python game's processes still running one are killed
   // after a grace).
@@ -139,7 +146,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
         continue;
       }
       const first = inflight.head!;
-      let r: WalkResult & { timing?: StepTiming };
+      let r: WalkResult & { timing?: StepTiming; carried?: string };
       try {
         r = (await inflight.next())!.result;
       } catch (err) {
@@ -154,6 +161,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
         throw fault(first + Math.max(0, offset), step, reason, err.kind === 'hang' ? 'hang' : 'out-of-memory');
       }
       if (r.timing) timing = mergeTiming(timing, r.timing);
+      carried ??= r.carried;
       let stepsTaken = 0;
       for (let i = 0; i < r.steps.length && used < budget; i++) {
         // Only a level whose reset state is won or lost ends an attempt before its first step
@@ -228,6 +236,9 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
     if (python.options.unoffered === 'step') result.unoffered = 'step';
   }
   if (timing) result.timing = timing;
+  if (carried !== undefined) {
+    result.warning = `the attempts changed ${carried} in the game's module (state kept in module globals or class attributes): each attempt starts from the level's start, which does not hold it, so the attempts are not independent plays of the game and this rate is not its own`;
+  }
   if (verdict === 'inconclusive') {
     const need = attemptsToCertify(threshold);
     result.hint =

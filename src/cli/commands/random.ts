@@ -47,6 +47,7 @@ function describe(r: RandomResult, interrupted: boolean): string {
   ];
   // A real ARC game's steps, timed in its Python processes.
   if (r.levelStart) rows.push(`python: level start ${r.levelStart}${r.startNote ? ` (${r.startNote})` : ''}${r.unoffered === 'step' ? '; unoffered actions stepped' : ''}`);
+  if (r.warning) rows.push(`WARNING: ${r.warning}`);
   const t = r.timing;
   if (t && t.seconds > 0) rows.push(`game steps: ${Math.round(t.steps / t.seconds)} actions/s and ${Math.round(t.frames / t.seconds)} frames/s a process; slowest ${((t.slowest[0]?.seconds ?? 0) * 1000).toFixed(1)} ms`);
   return rows.join('\n');

@@ -2,6 +2,8 @@
 src/player/episodes.ts draws them, played with the engine's perform_action."""
 from array import array
 
+from .expand import _changed
+from .identity import module_state
 from .rng import Rng, draw_action
 from .runtime import CLICK_BASE, PLAYING, WON, GameError
 
@@ -15,7 +17,10 @@ def code_of(move):
 
 def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
     """Episodes first..first+count-1: their steps and ends (an exception ends the batch: `error` names
-    the episode, its actions and the step). `timing` collects the slowest steps."""
+    the episode, its actions and the step), and the first part of the game's module state the
+    episodes changed (`carried`: each episode starts from the level's snapshot, which does not hold
+    it, so the episodes are not independent plays of the game), else None. `timing` collects the
+    slowest steps."""
     available = set(rt.actions)
     steps = array('I')
     end = array('B')
@@ -23,7 +28,9 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
     begins = rt.start_status(rt.restore(start)[0], level)
     if begins != PLAYING:
         # A level that starts won or lost (RESET's own step ended it): every episode ends before its first step.
-        return array('I', [0] * count), array('B', [WALK_WON if begins == WON else WALK_LOST] * count), None
+        return array('I', [0] * count), array('B', [WALK_WON if begins == WON else WALK_LOST] * count), None, None
+    # Around the whole task, not each episode: the walk costs a few steps (0.3 to 7 ms on the shared games).
+    module_before = module_state(rt.identity, rt.loaded.module)
     for i in range(count):
         rt.progress.item = i
         rng = Rng(seed, first + i)
@@ -52,7 +59,7 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
             break
         steps.append(n)
         end.append(outcome)
-    return steps, end, error
+    return steps, end, error, _changed(module_before, module_state(rt.identity, rt.loaded.module))
 
 
 class Timing:
