@@ -109,6 +109,10 @@ def _clock(fn, name, at):
     return read
 
 
+class LossySnapshot(Exception):
+    """A snapshot that loads as another state than the one pickled (Runtime._check_loaded)."""
+
+
 class StepTimeout(BaseException):
     """Raised by the alarm inside a step that runs past its limit (BaseException: games catch Exception)."""
 
@@ -247,6 +251,8 @@ class Runtime:
         # A game that cannot be pickled travels as the action path from its level's start (PROTOCOL.md).
         try:
             self.base = self._pack(base, None)
+            if self.snapshots.hooked:
+                self._check_loaded(base, self.base)
             self.restore(self.base)
             self.pickling = True
             self.unpicklable = None
@@ -308,14 +314,36 @@ class Runtime:
             try:
                 data = self._pack(live[0], live[1])
                 if self.snapshots.hooked:
-                    # The game's own __reduce__ or __setstate__ decided how part of it pickles: a
-                    # snapshot that will not load travels as a path too (loaded once, here).
-                    self.snapshots.loads(data)
+                    # The game's own __reduce__ or __getstate__ decided how part of it pickles: a
+                    # snapshot that will not load, or loads as another state (a field its
+                    # __getstate__ leaves out, which the game reads), travels as a path too (loaded
+                    # once, here, and walked).
+                    self._check_loaded(live[0], data)
                 return data
+            except LossySnapshot as err:
+                if self.unpicklable_later is None:
+                    self.unpicklable_later = str(err)
             except Exception as err:  # noqa: BLE001 - this state will not pickle: it travels as a path
                 if self.unpicklable_later is None:
                     self.unpicklable_later = f'{"its pickle would not load: " if self.snapshots.hooked else ""}{type(err).__name__}: {err}'
         return self._path(live)
+
+    def _check_loaded(self, game, data):
+        """Loads a snapshot whose pickling the game's own hooks decided, and raises LossySnapshot when
+        the loaded game's identity walk is not the live one's. The walks' notes (a generator, a stale
+        key) are the live state's digest's, which the explorer reads after the step: kept."""
+        hooked = self.snapshots.hooked_type
+        obj = self.snapshots.loads(data)
+        loaded = obj[0] if type(obj) is tuple else obj
+        identity = self.identity
+        notes = identity.last_hidden, identity.last_stale
+        try:
+            same = identity.walk_bytes(loaded) == identity.walk_bytes(game)
+        finally:
+            identity.last_hidden, identity.last_stale = notes
+        if not same:
+            name = hooked.__qualname__ if hooked is not None else 'an object'
+            raise LossySnapshot(f'its pickle loads as another state: {name}\'s own pickling (__getstate__, __reduce__) leaves part of it out')
 
     def _path(self, live):
         """The state as the actions that lead to it: from its level's start (a recipe), or from the last
