@@ -216,6 +216,23 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // Games that follow no hash order: no warning (the fixtures above and below, the 14 shared games in arc-games.test.ts).
   });
 
+  it('warns when a step deep in the level edits a level the game is not playing (sl01: a stash in level 2 filled at x=5 of level 1), naming the step, and blames no step of the next exploration', async () => {
+    // The shared levels were walked around the first states' steps and the 1-in-256 sample alone: 7 states, no win
+    // and no warning (the probe's pg19; by hand in sl01.py: 11 states, 1/4). Level 2, explored next by the same
+    // processes, was then warned of a change level 1's exploration had made, blaming its own first step.
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const game = apart('sl01', engine);
+        const r = await explore(game, { level: 1, workers });
+        // The stand-in's Level.clone copies its data dict shallowly, so the stash is the clean level's list too.
+        const where = engine === FIXTURE_ENGINE ? '_clean_levels\\[1\\] in place' : 'level 2 \\(self\\._levels\\[1\\]\\) while not playing it';
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(new RegExp(`^the step changed ${where}: arcgraph shares`)), actions: ['ACTION4', 'ACTION4', 'ACTION4', 'ACTION4', 'ACTION4', 'ACTION1'] });
+        const next = await explore(game, { level: 2, workers });
+        expect(next.identityWarning).toBeNull();
+      }
+    }
+  });
+
   it("warns when a step changes one of the engine's mutable defaults (tg01 lights a marker made without tags: Sprite's tags=[] list)", async () => {
     // Snapshots gave each restored marker a list of its own: 26 states, a shortest win of 5 where the engine wins in 4, no warning.
     for (const engine of ENGINES) {
