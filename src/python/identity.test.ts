@@ -383,6 +383,15 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
     expect(await level1(apart('lc01', ARC_ENGINE))).toEqual({ nodes: 10, lost: 2, p: '1/4', warning: null });
   });
 
+  it("warns when a step sets a layer where the game's source never names it (ly01: getattr(sprite, 'set_' + name)), naming the step", async () => {
+    // The sort cache is walked when valid only in games whose source names set_layer or _layer: 4 states and an exact
+    // 1/3 with no warning (the probe's pg25; by hand in ly01.py: 10 states, 1/4).
+    for (const workers of [1, 2]) {
+      const r = await explore(apart('ly01', ARC_ENGINE), { level: 1, workers });
+      expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed a sprite's layer \(Sprite\.set_layer\) where the game's code names neither/), actions: ['ACTION1'] });
+    }
+  });
+
   it('warns when a step edits a level the game is not playing (nl01 prepares level 2 from level 1), naming it', async () => {
     const r = await level1(apart('nl01', ARC_ENGINE));
     expect(r.warning).toMatch(/^the step changed level 2 \(self\._levels\[1\]\) while not playing it: arcgraph shares/);

@@ -132,6 +132,12 @@ def _clock_message(name):
             'which no snapshot holds and the identity does not see, so this graph is one run\'s')
 
 
+_LAYER_MESSAGE = ('the step changed a sprite\'s layer (Sprite.set_layer) where the game\'s code names neither set_layer '
+                  'nor _layer (a generic setter: getattr): set_layer leaves a level\'s sort cache in use, and '
+                  'arcgraph walks a valid cache only in games whose source names those, so this graph may merge '
+                  'states that get_sprite_at tells apart')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -224,6 +230,9 @@ class Expander:
                 # From every step too: a read of the clock (runtime.watch_clock) by the game's own code.
                 if rt.clock_read is not None and self.identity_fault is None:
                     self.identity_fault = {'state': s, 'action': code, 'message': _clock_message(rt.clock_read)}
+                # And a layer set where the game's source never names it (runtime.watch_layers).
+                if rt.layer_set and self.identity_fault is None:
+                    self.identity_fault = {'state': s, 'action': code, 'message': _LAYER_MESSAGE}
                 return live, fd, d
 
             def record(code, bit, cells, result):
