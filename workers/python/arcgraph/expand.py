@@ -153,7 +153,7 @@ class Expander:
         self.module_warned = None
         self.module_cache = None  # (steps begun in this process, the module's walk then)
         self.small = None  # small_parts()
-        self.shared = None  # shared_keys()
+        self.shared = None  # the registry's shared levels: (key, level)
 
     def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
@@ -209,16 +209,22 @@ class Expander:
 
             # The short parts of the module's state are walked around every step of a checked state
             # (the first time a step changes one, a counter that stops at its cap, it is seen).
-            # So are the shared levels (a level the game is not playing, edited in place: nl01).
-            watched = self.small_parts() | self.shared_keys() if s < check else None
+            watched = self.small_parts() if s < check else None
 
             def outcome_of(code):
                 self.current = code
                 live = rt.restore(snap)
-                before = self.batch_state(watched) if watched and self.identity_fault is None else None
+                before = module_state(rt.identity, rt.loaded.module, watched) if watched and self.identity_fault is None else None
+                # The shared levels' outline too (a level the game is not playing, edited in place: nl01);
+                # the batch's walk of their content finds any change the outline misses.
+                outline = self.shared_outline() if s < check and self.identity_fault is None else None
                 fd = rt.step(live, code)
                 if before is not None:
-                    name = _changed(before, self.batch_state(watched))
+                    name = _changed(before, module_state(rt.identity, rt.loaded.module, watched))
+                    if name is not None:
+                        self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
+                if outline is not None and self.identity_fault is None:
+                    name = _changed(outline, self.shared_outline())
                     if name is not None:
                         self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
                 if rt.status(live[0], fd, level) == PLAYING:
@@ -327,11 +333,28 @@ class Expander:
                 parts[key] = walk(level)
         return parts
 
-    def shared_keys(self):
-        """The registry keys of the shared levels (batch_state's parts besides the module's)."""
+    def shared_outline(self):
+        """Of each shared level (by registry key), what a step that edits it in place most likely changes,
+        cheaply (no walk): its sprite list and data dict (identity, length), each sprite's identity,
+        position, layer and pixel array, each data value (a sized one by identity and length: a list
+        appended to). Content edited deeper (pixels written in place) is left to the batch's walk."""
         if self.shared is None:
-            self.shared = frozenset(key for key, _ in self.rt.registry.shared_levels())
-        return self.shared
+            self.shared = self.rt.registry.shared_levels()
+        out = {}
+        for key, level in self.shared:
+            attrs = getattr(level, '__dict__', {})
+            sprites = attrs.get('_sprites')
+            data = attrs.get('_data')
+            parts = [id(sprites), id(data)]
+            if type(sprites) is list:
+                try:
+                    parts.append(tuple((id(x), x._x, x._y, x._layer, id(x.pixels)) for x in sprites))
+                except AttributeError:
+                    parts.append(tuple(map(id, sprites)))
+            if type(data) is dict:
+                parts.append(tuple((k, id(v), len(v)) if hasattr(v, '__len__') else (k, v) for k, v in data.items()))
+            out[key] = parts
+        return out
 
     def small_parts(self):
         """The names of the module's state whose walk was short at load (class attributes, counters, flags:
