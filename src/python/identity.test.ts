@@ -244,6 +244,23 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // Games that follow no hash order: no warning (the fixtures above and below, the 14 shared games in arc-games.test.ts).
   });
 
+  it('warns when a step deep in the level edits a level the game is not playing (sl01: a stash in level 2 filled at x=5 of level 1), naming the step, and blames no step of the next exploration', async () => {
+    // The shared levels were walked around the first states' steps and the 1-in-256 sample alone: 7 states, no win
+    // and no warning (the probe's pg19; by hand in sl01.py: 11 states, 1/4). Level 2, explored next by the same
+    // processes, was then warned of a change level 1's exploration had made, blaming its own first step.
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const game = apart('sl01', engine);
+        const r = await explore(game, { level: 1, workers });
+        // The stand-in's Level.clone copies its data dict shallowly, so the stash is the clean level's list too.
+        const where = engine === FIXTURE_ENGINE ? '_clean_levels\\[1\\] in place' : 'level 2 \\(self\\._levels\\[1\\]\\) while not playing it';
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(new RegExp(`^the step changed ${where}: arcgraph shares`)), actions: ['ACTION4', 'ACTION4', 'ACTION4', 'ACTION4', 'ACTION4', 'ACTION1'] });
+        const next = await explore(game, { level: 2, workers });
+        expect(next.identityWarning).toBeNull();
+      }
+    }
+  });
+
   it("warns when a step changes one of the engine's mutable defaults (tg01 lights a marker made without tags: Sprite's tags=[] list)", async () => {
     // Snapshots gave each restored marker a list of its own: 26 states, a shortest win of 5 where the engine wins in 4, no warning.
     for (const engine of ENGINES) {
@@ -346,6 +363,22 @@ describe('a state that will not pickle, of a game that does', () => {
     }
   });
 
+  it("travels as a path when its pickle loads as another state (gs01: a helper's own __getstate__ leaves out a field the game reads)", async () => {
+    // The snapshot was loaded to see that it loads, never walked: the armed vault came back disarmed, 3 states and
+    // an exact P(win) 0 with no warning (the probe's pg18). By hand in gs01.py: 4 states, 1/3.
+    for (const engine of ENGINES) {
+      const game = apart('gs01', engine);
+      expect(game.info.snapshots).toBe('pickle');
+      expect(await level1Snapshots(game)).toEqual({
+        nodes: 4,
+        lost: 1,
+        p: '1/3',
+        warning: null,
+        snapshots: "pickle; some states travel as action paths (its pickle loads as another state: Vault's own pickling (__getstate__, __reduce__) leaves part of it out)",
+      });
+    }
+  });
+
   it('is a fault of that state, not an uncaught error, when a snapshot will not load all the same', () => {
     // The load check runs for snapshots holding a type whose pickling hooks are the game's code: here it is
     // turned off, as for hooks from elsewhere.
@@ -376,6 +409,15 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
   it("includes a level's sort cache when get_sprite_at would use it (lc01: set_layer leaves the cache in use)", async () => {
     // Left out: 4 states, 1/3.
     expect(await level1(apart('lc01', ARC_ENGINE))).toEqual({ nodes: 10, lost: 2, p: '1/4', warning: null });
+  });
+
+  it("warns when a step sets a layer where the game's source never names it (ly01: getattr(sprite, 'set_' + name)), naming the step", async () => {
+    // The sort cache is walked when valid only in games whose source names set_layer or _layer: 4 states and an exact
+    // 1/3 with no warning (the probe's pg25; by hand in ly01.py: 10 states, 1/4).
+    for (const workers of [1, 2]) {
+      const r = await explore(apart('ly01', ARC_ENGINE), { level: 1, workers });
+      expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed a sprite's layer \(Sprite\.set_layer\) where the game's code names neither/), actions: ['ACTION1'] });
+    }
   });
 
   it('warns when a step edits a level the game is not playing (nl01 prepares level 2 from level 1), naming it', async () => {

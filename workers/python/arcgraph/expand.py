@@ -4,7 +4,7 @@ import zlib
 from array import array
 
 from .clicks import partition
-from .identity import module_state, shared_levels
+from .identity import module_state
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
@@ -105,6 +105,12 @@ def _changed(before, after):
 
 def _module_message(name, pinned=True):
     what = 'the step' if pinned else 'a step of this batch (taken again, none did: the first is named)'
+    if type(name) is tuple:  # a shared level's registry key (Expander.batch_state)
+        where = f'_clean_levels[{name[1]}] in place' if name[0] == 'C' else f'level {name[1] + 1} (self._levels[{name[1]}]) while not playing it'
+        return (f'{what} changed {where}: arcgraph shares the clean levels and the levels not being '
+                'played between all states (no snapshot holds them, the identity does not see them), so '
+                'this graph is not the game\'s (a game that prepares a later level or edits its clean copy '
+                'in place is not supported; assigning a new level to _clean_levels[i] is)')
     if name.startswith('arcengine'):
         return (f'{what} changed the engine\'s default value {name}: one object that every call not passing it '
                 'shares (each sprite made without tags holds the same list), so the change reaches every such '
@@ -126,6 +132,12 @@ def _clock_message(name):
             'which no snapshot holds and the identity does not see, so this graph is one run\'s')
 
 
+_LAYER_MESSAGE = ('the step changed a sprite\'s layer (Sprite.set_layer) where the game\'s code names neither set_layer '
+                  'nor _layer (a generic setter: getattr): set_layer leaves a level\'s sort cache in use, and '
+                  'arcgraph walks a valid cache only in games whose source names those, so this graph may merge '
+                  'states that get_sprite_at tells apart')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -137,12 +149,11 @@ class Expander:
         self.sent = set()
         self.collisions = None
         self.identity_fault = None
-        # The shared levels as loaded: a checked step must leave them so.
-        self.shared_reference = rt.shared_reference
         # The exploration whose module change this process has reported: its later batches skip the walk.
         self.module_warned = None
         self.module_cache = None  # (steps begun in this process, the module's walk then)
         self.small = None  # small_parts()
+        self.shared = None  # the registry's shared levels: (key, level)
 
     def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
@@ -178,15 +189,16 @@ class Expander:
         keys = [a for a in rt.actions if a != 6]
         has_clicks = 6 in rt.actions
         unoffered = [a for a in range(1, 8) if a not in rt.actions]
-        # The module's state (globals, class attributes, the engine's mutable defaults) around the whole
-        # batch: a step anywhere in it that changes what no snapshot holds is found below.
-        # The walk costs a few steps (0.3 to 7 ms on the shared games): the previous batch's closing walk
-        # stands for this one's opening one when no step ran in this process in between.
+        # The module's state (globals, class attributes, the engine's mutable defaults) and the shared
+        # levels around the whole batch: a step anywhere in it that changes what no snapshot holds is
+        # found below. The walk costs a few steps (0.3 to 7 ms on the shared games): the previous
+        # batch's closing walk stands for this one's opening one when no step ran in this process in
+        # between. A change made before (by another exploration in this process) is none of this batch's.
         watch = self.module_warned is None or self.module_warned != exploration
         module_before = None
         if watch:
             cached = self.module_cache
-            module_before = cached[1] if cached is not None and cached[0] == rt.progress.ticks else module_state(rt.identity, rt.loaded.module)
+            module_before = cached[1] if cached is not None and cached[0] == rt.progress.ticks else self.batch_state()
         done = 0
         for s, snap in enumerate(snapshots):
             done = s + 1
@@ -203,9 +215,16 @@ class Expander:
                 self.current = code
                 live = rt.restore(snap)
                 before = module_state(rt.identity, rt.loaded.module, watched) if watched and self.identity_fault is None else None
+                # The shared levels' outline too (a level the game is not playing, edited in place: nl01);
+                # the batch's walk of their content finds any change the outline misses.
+                outline = self.shared_outline() if s < check and self.identity_fault is None else None
                 fd = rt.step(live, code)
                 if before is not None:
                     name = _changed(before, module_state(rt.identity, rt.loaded.module, watched))
+                    if name is not None:
+                        self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
+                if outline is not None and self.identity_fault is None:
+                    name = _changed(outline, self.shared_outline())
                     if name is not None:
                         self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
                 if rt.status(live[0], fd, level) == PLAYING:
@@ -217,6 +236,9 @@ class Expander:
                 # From every step too: a read of the clock (runtime.watch_clock) by the game's own code.
                 if rt.clock_read is not None and self.identity_fault is None:
                     self.identity_fault = {'state': s, 'action': code, 'message': _clock_message(rt.clock_read)}
+                # And a layer set where the game's source never names it (runtime.watch_layers).
+                if rt.layer_set and self.identity_fault is None:
+                    self.identity_fault = {'state': s, 'action': code, 'message': _LAYER_MESSAGE}
                 return live, fd, d
 
             def record(code, bit, cells, result):
@@ -269,7 +291,7 @@ class Expander:
             record_ends.append(len(rec.digests))
             totals.extend(stats[k] for k in STAT_KEYS)
         if module_before is not None:
-            module_after = module_state(rt.identity, rt.loaded.module)
+            module_after = self.batch_state()
             self.module_cache = (rt.progress.ticks, module_after)
             changed = _changed(module_before, module_after)
             if changed is not None and self.identity_fault is None:
@@ -286,15 +308,53 @@ class Expander:
         for s, snap in enumerate(snapshots):
             codes = [CLICK_BASE + first for first, _, _ in partition(rt.restore(snap)[0])] if has_clicks else []
             for code in keys + codes:
-                before = module_state(rt.identity, rt.loaded.module, only)
+                before = self.batch_state(only)
                 try:
                     rt.step(rt.restore(snap), code)
                 except GameError:
                     continue
-                name = _changed(before, module_state(rt.identity, rt.loaded.module, only))
+                name = _changed(before, self.batch_state(only))
                 if name is not None:
                     return {'state': s, 'action': code, 'message': _module_message(name)}
         return {'state': 0, 'action': keys[0] if keys else CLICK_BASE, 'message': _module_message(changed, pinned=False)}
+
+    def batch_state(self, only=None):
+        """What no snapshot holds and a step may change, part by part: the module's state (module_state:
+        names), and the walk of each shared level (the clean levels and the pristine copies of those
+        not being played, by content: registry keys) (`only`: of those parts alone)."""
+        rt = self.rt
+        if only is None or any(type(name) is str for name in only):
+            parts = module_state(rt.identity, rt.loaded.module, only)
+        else:
+            parts = {}
+        walk = rt.identity.walk_unshared
+        for key, level in rt.registry.shared_levels():
+            if only is None or key in only:
+                parts[key] = walk(level)
+        return parts
+
+    def shared_outline(self):
+        """Of each shared level (by registry key), what a step that edits it in place most likely changes,
+        cheaply (no walk): its sprite list and data dict (identity, length), each sprite's identity,
+        position, layer and pixel array, each data value (a sized one by identity and length: a list
+        appended to). Content edited deeper (pixels written in place) is left to the batch's walk."""
+        if self.shared is None:
+            self.shared = self.rt.registry.shared_levels()
+        out = {}
+        for key, level in self.shared:
+            attrs = getattr(level, '__dict__', {})
+            sprites = attrs.get('_sprites')
+            data = attrs.get('_data')
+            parts = [id(sprites), id(data)]
+            if type(sprites) is list:
+                try:
+                    parts.append(tuple((id(x), x._x, x._y, x._layer, id(x.pixels)) for x in sprites))
+                except AttributeError:
+                    parts.append(tuple(map(id, sprites)))
+            if type(data) is dict:
+                parts.append(tuple((k, id(v), len(v)) if hasattr(v, '__len__') else (k, v) for k, v in data.items()))
+            out[key] = parts
+        return out
 
     def small_parts(self):
         """The names of the module's state whose walk was short at load (class attributes, counters, flags:
@@ -314,19 +374,7 @@ class Expander:
         changed = None
         if before is not None:
             changed = _changed(before, module_state(rt.identity, rt.loaded.module, only))
-        edited = None
-        if self.shared_reference is not None:
-            now = shared_levels(rt.identity, rt.registry)
-            edited = next((key for key in now if now[key] != self.shared_reference.get(key)), None)
-        if edited is not None:
-            what = f'_clean_levels[{edited[1]}] in place' if edited[0] == 'C' else f'level {edited[1] + 1} (self._levels[{edited[1]}]) while not playing it'
-            message = (f'the step changed {what}: arcgraph shares the clean levels and the levels not being '
-                       'played between all states (no snapshot holds them, the identity does not see them), so '
-                       'this graph is not the game\'s (a game that prepares a later level or edits its clean copy '
-                       'in place is not supported; assigning a new level to _clean_levels[i] is)')
-            # Once: the shared copies now hold the edit; the rest of the graph stays flagged by this warning.
-            self.shared_reference = None
-        elif changed is not None:
+        if changed is not None:
             message = _module_message(changed)
         elif again != d:
             message = ('the same step taken again from the restored state gave another successor: the game is not '

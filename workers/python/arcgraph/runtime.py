@@ -109,6 +109,39 @@ def _clock(fn, name, at):
     return read
 
 
+# Set by the wrapped Sprite.set_layer (watch_layers) when code outside the engine calls it in a step of
+# a game whose source names neither `set_layer` nor `_layer` (Identity.layers_change is False).
+LAYER_SET = [False]
+_LAYER_WATCH = [False]  # whether set_layer calls count (the loaded game's identity leaves a valid sort cache out)
+
+
+def watch_layers():
+    """Wraps the engine's Sprite.set_layer (when it has one) to notice a step changing a layer in a game
+    whose source never names it (getattr(sprite, 'set_' + name)): the identity walks a level's valid
+    sort cache only in games whose source names `set_layer` or `_layer`, and set_layer leaves the cache
+    in use, so such a game's graph may merge states that get_sprite_at tells apart (the explorer's
+    identity warning). Calls from the engine's own code (a merged sprite put on its layer) do not
+    count. Once a process."""
+    engine = sys.modules.get('arcengine')
+    sprite = getattr(engine, 'Sprite', None)
+    fn = getattr(sprite, 'set_layer', None) if isinstance(sprite, type) else None
+    if fn is None or getattr(fn, '__wrapped_layer__', None) is not None:
+        return
+    engine_dir = os.path.dirname(engine.__file__) + os.sep
+
+    def set_layer(self, *args, **kwargs):
+        if _LAYER_WATCH[0] and not LAYER_SET[0] and not sys._getframe(1).f_code.co_filename.startswith(engine_dir):
+            LAYER_SET[0] = True
+        return fn(self, *args, **kwargs)
+    set_layer.__module__, set_layer.__name__, set_layer.__qualname__, set_layer.__doc__ = fn.__module__, fn.__name__, fn.__qualname__, fn.__doc__
+    set_layer.__wrapped_layer__ = fn
+    sprite.set_layer = set_layer
+
+
+class LossySnapshot(Exception):
+    """A snapshot that loads as another state than the one pickled (Runtime._check_loaded)."""
+
+
 class StepTimeout(BaseException):
     """Raised by the alarm inside a step that runs past its limit (BaseException: games catch Exception)."""
 
@@ -231,6 +264,10 @@ class Runtime:
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress, game_file=L.file)
         self.identity = Identity(self.registry, base, identity, source=L.source)
+        watch_layers()
+        _LAYER_WATCH[0] = not self.identity.layers_change
+        # Whether the last step (run) called Sprite.set_layer where the identity leaves valid sort caches out.
+        self.layer_set = False
         self.shared_reference = shared_levels(self.identity, self.registry)
         self.info = L.info(base)
         # `offered`: the game's available actions; `actions`: those the graph and the walks step. Under
@@ -247,6 +284,8 @@ class Runtime:
         # A game that cannot be pickled travels as the action path from its level's start (PROTOCOL.md).
         try:
             self.base = self._pack(base, None)
+            if self.snapshots.hooked:
+                self._check_loaded(base, self.base)
             self.restore(self.base)
             self.pickling = True
             self.unpicklable = None
@@ -308,14 +347,36 @@ class Runtime:
             try:
                 data = self._pack(live[0], live[1])
                 if self.snapshots.hooked:
-                    # The game's own __reduce__ or __setstate__ decided how part of it pickles: a
-                    # snapshot that will not load travels as a path too (loaded once, here).
-                    self.snapshots.loads(data)
+                    # The game's own __reduce__ or __getstate__ decided how part of it pickles: a
+                    # snapshot that will not load, or loads as another state (a field its
+                    # __getstate__ leaves out, which the game reads), travels as a path too (loaded
+                    # once, here, and walked).
+                    self._check_loaded(live[0], data)
                 return data
+            except LossySnapshot as err:
+                if self.unpicklable_later is None:
+                    self.unpicklable_later = str(err)
             except Exception as err:  # noqa: BLE001 - this state will not pickle: it travels as a path
                 if self.unpicklable_later is None:
                     self.unpicklable_later = f'{"its pickle would not load: " if self.snapshots.hooked else ""}{type(err).__name__}: {err}'
         return self._path(live)
+
+    def _check_loaded(self, game, data):
+        """Loads a snapshot whose pickling the game's own hooks decided, and raises LossySnapshot when
+        the loaded game's identity walk is not the live one's. The walks' notes (a generator, a stale
+        key) are the live state's digest's, which the explorer reads after the step: kept."""
+        hooked = self.snapshots.hooked_type
+        obj = self.snapshots.loads(data)
+        loaded = obj[0] if type(obj) is tuple else obj
+        identity = self.identity
+        notes = identity.last_hidden, identity.last_stale
+        try:
+            same = identity.walk_bytes(loaded) == identity.walk_bytes(game)
+        finally:
+            identity.last_hidden, identity.last_stale = notes
+        if not same:
+            name = hooked.__qualname__ if hooked is not None else 'an object'
+            raise LossySnapshot(f'its pickle loads as another state: {name}\'s own pickling (__getstate__, __reduce__) leaves part of it out')
 
     def _path(self, live):
         """The state as the actions that lead to it: from its level's start (a recipe), or from the last
@@ -399,6 +460,7 @@ class Runtime:
             self.py_at_start = True
         RNG_USED[0] = RNG_USED[1] = False
         CLOCK_READ[0] = None
+        LAYER_SET[0] = False
         self.progress.step(code)
         seconds = self.step_limit if limit is None else limit
         if seconds > 0:
@@ -411,6 +473,7 @@ class Runtime:
             if seconds > 0:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             self.clock_read = CLOCK_READ[0]
+            self.layer_set = LAYER_SET[0]
         if RNG_USED[0] or RNG_USED[1]:
             if RNG_USED[0]:
                 np_state = np.random.get_state()

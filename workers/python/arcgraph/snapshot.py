@@ -236,6 +236,7 @@ class _Pickler(pickle.Pickler):
         self.defaults = defaults or {}
         self.game_file = game_file
         self.hooked = False  # met an object whose pickling the game's code decides
+        self.hooked_type = None  # the first such object's type
 
     def reducer_override(self, obj):
         key = self.shared.get(id(obj))
@@ -279,6 +280,8 @@ class _Pickler(pickle.Pickler):
             return (t, (obj.value,))
         if how == _HOOKED:
             self.hooked = True
+            if self.hooked_type is None:
+                self.hooked_type = t
             if not _engine_type(t):
                 return NotImplemented
         if self.defaults:  # an engine object
@@ -300,8 +303,10 @@ class Snapshots:
         self.compress = compress
         self.game_file = game_file
         self.shared_action = _REGISTRY[('A',)]
-        # Whether the last dumps met an object whose pickling hooks are the game's own code.
+        # Whether the last dumps met an object whose pickling hooks are the game's own code, and the
+        # first such object's type.
         self.hooked = False
+        self.hooked_type = None
 
     def dumps(self, game, extra=None):
         """The game object, or (game, extra) when extra is not None."""
@@ -309,12 +314,14 @@ class Snapshots:
         action = game._action
         game._action = self.shared_action
         self.hooked = False
+        self.hooked_type = None
         try:
             buf = io.BytesIO()
             buf.write(b'\x01')
             pickler = _Pickler(buf, self.registry.ids, self.registry.default_ids, self.game_file)
             pickler.dump(game if extra is None else (game, extra))
             self.hooked = pickler.hooked
+            self.hooked_type = pickler.hooked_type
         finally:
             game._action = action
         data = buf.getvalue()
