@@ -48,8 +48,9 @@ _MUTABLE = frozenset({list, dict})
 
 
 def _plain_containers(kinds):
-    """Whether container types `kinds` are all a plain table's: list, dict, tuple, named tuples."""
-    return kinds <= _CONTAINERS or all(t in _CONTAINERS or (issubclass(t, tuple) and hasattr(t, '_fields')) for t in kinds)
+    """Whether container types `kinds` are all a plain table's: list, dict, tuple, named tuples (without
+    attributes of their own: a subclass without __slots__ may hold some, which JSON has no place for)."""
+    return kinds <= _CONTAINERS or all(t in _CONTAINERS or (issubclass(t, tuple) and hasattr(t, '_fields') and not t.__dictoffset__) for t in kinds)
 
 
 def _tuple_token(t):
@@ -209,8 +210,11 @@ def _lost_keys(d):
     return unstable[0]
 
 
-# How each type is walked (decided once per type).
-INT, STR, NONE, BOOL, FLOAT, BYTES, SEQ, DICT, SET, ARRAY, ENUM, NPINT, NPFLOAT, OBJECT = range(14)
+# How each type is walked (decided once per type). SUB: a subclass of int, str, list, tuple, dict, set
+# or frozenset (class Deck(list) with a cursor, class Left(str)), walked as its class, its builtin value
+# and its instance attributes; named tuples and collections' dicts (defaultdict, OrderedDict, Counter)
+# stay SEQ and DICT (their attributes, when an instance has any, follow their value).
+INT, STR, NONE, BOOL, FLOAT, BYTES, SEQ, DICT, SET, ARRAY, ENUM, NPINT, NPFLOAT, OBJECT, SUB = range(15)
 _KIND_CACHE = {int: INT, str: STR, type(None): NONE, bool: BOOL, float: FLOAT, bytes: BYTES, list: SEQ, tuple: SEQ, dict: DICT, set: SET, frozenset: SET, np.ndarray: ARRAY}
 
 
@@ -226,15 +230,11 @@ def _kind(t):
         elif issubclass(t, np.floating):
             k = NPFLOAT
         elif issubclass(t, dict):
-            k = DICT
-        elif issubclass(t, (list, tuple)):
-            k = SEQ
-        elif issubclass(t, (set, frozenset)):
-            k = SET
-        elif issubclass(t, int):
-            k = INT
-        elif issubclass(t, str):
-            k = STR
+            k = DICT if t.__module__ == 'collections' else SUB
+        elif issubclass(t, tuple) and hasattr(t, '_fields'):
+            k = SEQ  # a named tuple
+        elif issubclass(t, (list, tuple, set, frozenset, int, str)):
+            k = SUB
         else:
             k = OBJECT
         _KIND_CACHE[t] = k
@@ -333,7 +333,10 @@ class Walker:
             # values: one met twice is walked twice.
             if not isinstance(v, tuple) and not self.first_visit(v):
                 return
-            if not self.json(v):
+            # A named tuple or collections' dict with attributes of its own (a subclass without __slots__):
+            # those follow, and the JSON text, which has no place for them, is not tried.
+            attrs = None if t is list or t is tuple or t is dict or not t.__dictoffset__ else v.__dict__
+            if attrs or not self.json(v):
                 if t is not list and t is not tuple and t is not dict:
                     out.append(b'/' + t.__qualname__.encode() + b';')
                 if k == DICT:
@@ -342,28 +345,17 @@ class Walker:
                     out.append(b'[%d:' % len(v) if isinstance(v, list) else b'(%d:' % len(v))
                     for item in v:
                         self.walk(item)
+            if attrs:
+                self.walk_attrs(v, t, attrs, ())
+        elif k == SUB:
+            self.walk_subclass(v, t)
         elif k == ARRAY:
             if self.first_visit(v):
                 self.walk_array(v)
         elif k == SET:
             if t is not frozenset and not self.first_visit(v):
                 return
-            # Plain values in their own sorted order, as JSON (canonical, and fast); else each member
-            # on its own, sorted by its bytes.
-            try:
-                plain = sorted(v)
-            except TypeError:
-                plain = None
-            if plain is not None and len(plain) >= 8:
-                out.append(b'{')
-                if self.json(plain, members=True):
-                    return  # plain members: no hash of theirs can change
-                out.pop()
-            if self.stale is None:
-                self.stale = _lost_keys(v)
-            items = sorted(self.key_bytes(x) for x in v)
-            out.append(b'{%d:' % len(items))
-            out.extend(items)
+            self.walk_set(v)
         elif k == ENUM:
             name = v.name
             if name is not None:
@@ -380,6 +372,48 @@ class Walker:
             out.append(bytes(v))
         else:
             self.walk_object(v, t)
+
+    def walk_set(self, v):
+        out = self.out
+        # Plain values in their own sorted order, as JSON (canonical, and fast); else each member
+        # on its own, sorted by its bytes.
+        try:
+            plain = sorted(v)
+        except TypeError:
+            plain = None
+        if plain is not None and len(plain) >= 8:
+            out.append(b'{')
+            if self.json(plain, members=True):
+                return  # plain members: no hash of theirs can change
+            out.pop()
+        if self.stale is None:
+            self.stale = _lost_keys(v)
+        items = sorted(self.key_bytes(x) for x in v)
+        out.append(b'{%d:' % len(items))
+        out.extend(items)
+
+    def walk_subclass(self, v, t):
+        """A subclass of a builtin (class Deck(list) with a cursor, class Left(str), class Charge(int)
+        with an `armed` flag): its class, as walk_object writes it, its builtin value, then its instance
+        attributes (`__dict__`, `__slots__`). Its type is state (a game may branch on isinstance), and so
+        are its attributes. An instance met again is a back reference, as an object's."""
+        if not self.first_visit(v):
+            return
+        out = self.out
+        out.append(b'B' + t.__module__.encode() + b'.' + t.__qualname__.encode() + b';')
+        if isinstance(v, int):
+            self.walk(int.__index__(v))
+        elif isinstance(v, str):
+            self.walk(str.__str__(v))
+        elif isinstance(v, dict):
+            self.walk_dict(v)
+        elif isinstance(v, (set, frozenset)):
+            self.walk_set(v)
+        else:  # list, tuple
+            out.append(b'[%d:' % len(v) if isinstance(v, list) else b'(%d:' % len(v))
+            for item in (list.__iter__(v) if isinstance(v, list) else tuple.__iter__(v)):
+                self.walk(item)
+        self.walk_attrs(v, t, getattr(v, '__dict__', None), ())
 
     def first_visit(self, v):
         """Numbers a mutable container at its first visit and returns True; else writes its back
@@ -603,6 +637,13 @@ class Walker:
         else:
             skip = ()
         attrs = getattr(v, '__dict__', None)
+        self.walk_attrs(v, t, attrs, skip)
+        if skip is LEVEL_SKIP and attrs is not None:
+            self.walk_stale_sort(attrs)
+
+    def walk_attrs(self, v, t, attrs, skip):
+        """An object's attributes: its `__dict__` (`attrs`) sorted by name, then its `__slots__`, less `skip`."""
+        out = self.out
         names = sorted(attrs) if attrs is not None else []
         for cls in t.__mro__:
             slots = cls.__dict__.get('__slots__', ())
@@ -618,8 +659,6 @@ class Walker:
                 continue
             out.append(b'.' + name.encode() + b'=')
             self.walk(value)
-        if skip is LEVEL_SKIP and attrs is not None:
-            self.walk_stale_sort(attrs)
 
     def walk_stale_sort(self, attrs):
         """The engine's set_layer does not mark a level's sort cache stale, so get_sprite_at goes on
