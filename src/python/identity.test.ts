@@ -242,6 +242,17 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     for (const engine of ENGINES) expect(await level1(apart('bi01', engine))).toEqual({ nodes: 10, lost: 1, p: '2/35', warning: null });
   });
 
+  it('warns of a dict key that is not equal to itself (nn01: a door under a NaN key, which only the same float object finds)', async () => {
+    // pickle writes floats by value: every restored state held two NaNs and no lookup found the door, so P(win) 0
+    // with no warning where the engine gives 1/3 (by hand in nn01.py; the probe's pg24).
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('nn01', engine), { level: 1, workers });
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^a dict key \(or set member\) that equals nothing, not even itself \(a float NaN\): only the same object finds it, which no snapshot keeps/), actions: ['ACTION1'] });
+      }
+    }
+  });
+
   it("warns when a step reads the clock in the game's code (tm01: a door opened by time.time_ns four moves deep), naming the step", async () => {
     // Nothing watched the clock, and the re-step check takes the first states and a sample: an "exact" P(win) 1 or 0
     // from run to run (whichever the switch's one step drew), no warning (the probe's pf07).

@@ -1,6 +1,7 @@
 """State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
+import decimal
 import functools
 import gc
 from itertools import chain, compress, islice
@@ -181,18 +182,71 @@ def _stable_hash(t):
     return stable
 
 
+# A key that is not equal to itself (a float NaN, an object whose __eq__ says so) is found only by
+# identity: pickle writes floats by value, so a restored dict holds another NaN than the game's
+# attribute, and the lookup that found the entry fails. Key types whose instances always equal
+# themselves (equality by identity, or by a value that is reflexive: ints, strings, bytes, enum
+# members, types, functions) and whose hash cannot change go in _SAFE_KINDS: the common dict is a
+# subset test. Floats (NaN), complex and Decimal numbers, numpy floats and objects with an __eq__ of
+# their own are looked at key by key (`k == k`); tuples' and frozensets' members, one level down.
+UNEQUAL = 'unequal'
+_SAFE_KINDS = {int, str, bool, type(None), bytes}
+_REFLEXIVE_EQ = (object.__eq__, int.__eq__, str.__eq__, bytes.__eq__)
+_REFLEXIVE = {}
+
+
+def _reflexive(t):
+    """Whether every instance of `t` equals itself (tuples and frozensets: as their members do)."""
+    r = _REFLEXIVE.get(t)
+    if r is None:
+        if issubclass(t, (float, complex, decimal.Decimal, np.inexact)):
+            r = False
+        else:
+            r = t.__hash__ in _HASH_OF_MEMBERS or t.__eq__ in _REFLEXIVE_EQ
+        _REFLEXIVE[t] = r
+        if r and t.__hash__ not in _HASH_OF_MEMBERS and _stable_hash(t):
+            _SAFE_KINDS.add(t)
+    return r
+
+
+def _unequal(keys, kinds):
+    """The type of one of `keys` (of types `kinds`) that is not equal to itself, else None."""
+    odd = [t for t in kinds if not _reflexive(t)]
+    for t in odd:
+        for k in keys:
+            if type(k) is t:
+                try:
+                    if not (k == k):
+                        return t
+                except Exception:  # noqa: BLE001 - the game's __eq__ raised: pickle is no wiser
+                    pass
+    return None
+
+
 def _lost_keys(d):
     """The type of a key of dict or set `d` that its own lookup no longer finds, or that an equal key's
     lookup finds (two keys now equal): a key whose hash changed after it was put in (an object hashed
-    by a field the game then changed). None when every key is where its hash says, or when no key's
-    hash can change (the types above: one pass in C over the keys' types, two over tuples' members)."""
+    by a field the game then changed). (UNEQUAL, type) for a key, or a tuple key's member, that is not
+    equal to itself (a NaN: found only by identity, which no snapshot keeps). None when every key is
+    where its hash says, or when no key's hash can change (the types above: one pass in C over the
+    keys' types, two over tuples' members)."""
     kinds = set(map(type, d))
+    if kinds <= _SAFE_KINDS:
+        return None
+    if not all(map(_reflexive, kinds)):
+        t = _unequal(d, kinds)
+        if t is not None:
+            return (UNEQUAL, t)
     if kinds <= _STABLE_KINDS or all(map(_stable_hash, kinds)):
         return None
     unstable = [t for t in kinds if not _stable_hash(t)]
     if all(t.__hash__ in _HASH_OF_MEMBERS for t in unstable):
         tuples = chain.from_iterable(d if len(unstable) == len(kinds) else (k for k in d if not _stable_hash(type(k))))
         members = set(map(type, tuples))
+        if not all(map(_reflexive, members)):
+            t = _unequal(list(chain.from_iterable(k for k in d if type(k).__hash__ in _HASH_OF_MEMBERS)), members)
+            if t is not None:
+                return (UNEQUAL, t)
         if all(map(_stable_hash, members)):
             return None
     try:
