@@ -749,15 +749,42 @@ class Walker:
                 r = v.__reduce_ex__(4)
                 if type(r) is tuple:
                     r = tuple(list(x) if i in (3, 4) and x is not None else x for i, x in enumerate(r))
-        except Exception:  # noqa: BLE001 - an object pickle refuses: its repr is all there is
+        except Exception:  # noqa: BLE001 - an object pickle refuses
             if isinstance(v, _SUSPENDED):
                 self.walk_generator(v)
                 return
-            self.out.append(b'?')
+            if isinstance(v, memoryview):
+                self.walk_memoryview(v)
+                return
+            # Its repr, addresses masked, then what it holds (gc.get_referents: the objects its C code
+            # keeps, in the order it visits them: a dict view's dict, a managed buffer's exporter), which
+            # its repr may not show.
+            out = self.out
+            out.append(b'?')
             self.walk(_HEX_ADDRESS.sub('0x?', repr(v)))
+            refs = gc.get_referents(v)
+            if refs:
+                out.append(b'>%d:' % len(refs))
+                for x in refs:
+                    self.walk(x)
             return
         self.out.append(b'~')
         self.walk(r)
+
+    def walk_memoryview(self, m):
+        """A memoryview (pickle refuses it): its format, shape, strides and bytes, then the object it
+        views (a bytearray another attribute may hold too: a change through one shows through the other)."""
+        out = self.out
+        try:
+            head = b'%s;%r;%r;%d;' % (m.format.encode(), m.shape, m.strides, m.readonly)
+            data = m.tobytes()
+            obj = m.obj
+        except ValueError:  # released
+            out.append(b'V-')
+            return
+        out.append(b'V' + head + b'%d:' % len(data))
+        out.append(data)
+        self.walk(obj)
 
     def walk_generator(self, g):
         """A generator or coroutine: its code, the instruction it is suspended at, its local variables and
