@@ -1,6 +1,7 @@
 """State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
+from abc import ABC
 import decimal
 import functools
 import gc
@@ -99,6 +100,10 @@ def _object_mode(t):
         _OBJECT_MODE[t] = mode
     return mode
 
+
+# Objects pickle refuses whose referents are caches, no state: abc's `_abc_impl` (a class's cache of
+# isinstance results, which a step's isinstance check fills: the module checks walk it).
+_NO_STATE_REFERENTS = frozenset({type(ABC._abc_impl)})
 
 _SUSPENDED = (types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)
 _LOOPS = {}
@@ -762,7 +767,7 @@ class Walker:
             out = self.out
             out.append(b'?')
             self.walk(_HEX_ADDRESS.sub('0x?', repr(v)))
-            refs = gc.get_referents(v)
+            refs = gc.get_referents(v) if t not in _NO_STATE_REFERENTS else None
             if refs:
                 out.append(b'>%d:' % len(refs))
                 for x in refs:
