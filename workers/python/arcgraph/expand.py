@@ -121,6 +121,12 @@ def _module_message(name, pinned=True):
 
 
 def _stale_message(t):
+    if isinstance(t, tuple):  # (identity.UNEQUAL, type): a key not equal to itself
+        t = t[1]
+        return (f'a dict key (or set member) that equals nothing, not even itself (a {t.__qualname__}'
+                f'{" NaN" if issubclass(t, float) else ""}): only the same object finds it, which no snapshot keeps '
+                '(pickle writes a float by value), so restored states no longer find that entry, behave unlike the '
+                'game, and this graph cannot be trusted (key it by a value equal to itself: None, a string)')
     return (f'a dict key\'s hash changed after it was inserted (a {t.__qualname__}, hashed by what the '
             'game then changed: its lookup fails, or finds another key): the game no longer finds that entry, but '
             'snapshots rebuild the dict (or set) and find it again, so restored states behave unlike the game and '

@@ -1,6 +1,8 @@
 """State identity: a blake2b-128 digest of the settled frame and of a canonical walk of the game object
 (IDENTITY.md says what is in, what is out and why). Equal states give equal digests in any process and
 under any PYTHONHASHSEED. Over 300 lines on purpose: the one canonical walk, read and changed as a whole."""
+from abc import ABC
+import decimal
 import functools
 import gc
 from itertools import chain, compress, islice
@@ -48,8 +50,9 @@ _MUTABLE = frozenset({list, dict})
 
 
 def _plain_containers(kinds):
-    """Whether container types `kinds` are all a plain table's: list, dict, tuple, named tuples."""
-    return kinds <= _CONTAINERS or all(t in _CONTAINERS or (issubclass(t, tuple) and hasattr(t, '_fields')) for t in kinds)
+    """Whether container types `kinds` are all a plain table's: list, dict, tuple, named tuples (without
+    attributes of their own: a subclass without __slots__ may hold some, which JSON has no place for)."""
+    return kinds <= _CONTAINERS or all(t in _CONTAINERS or (issubclass(t, tuple) and hasattr(t, '_fields') and not t.__dictoffset__) for t in kinds)
 
 
 def _tuple_token(t):
@@ -97,6 +100,10 @@ def _object_mode(t):
         _OBJECT_MODE[t] = mode
     return mode
 
+
+# Objects pickle refuses whose referents are caches, no state: abc's `_abc_impl` (a class's cache of
+# isinstance results, which a step's isinstance check fills: the module checks walk it).
+_NO_STATE_REFERENTS = frozenset({type(ABC._abc_impl)})
 
 _SUSPENDED = (types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)
 _LOOPS = {}
@@ -231,18 +238,71 @@ def _stable_hash(t):
     return stable
 
 
+# A key that is not equal to itself (a float NaN, an object whose __eq__ says so) is found only by
+# identity: pickle writes floats by value, so a restored dict holds another NaN than the game's
+# attribute, and the lookup that found the entry fails. Key types whose instances always equal
+# themselves (equality by identity, or by a value that is reflexive: ints, strings, bytes, enum
+# members, types, functions) and whose hash cannot change go in _SAFE_KINDS: the common dict is a
+# subset test. Floats (NaN), complex and Decimal numbers, numpy floats and objects with an __eq__ of
+# their own are looked at key by key (`k == k`); tuples' and frozensets' members, one level down.
+UNEQUAL = 'unequal'
+_SAFE_KINDS = {int, str, bool, type(None), bytes}
+_REFLEXIVE_EQ = (object.__eq__, int.__eq__, str.__eq__, bytes.__eq__)
+_REFLEXIVE = {}
+
+
+def _reflexive(t):
+    """Whether every instance of `t` equals itself (tuples and frozensets: as their members do)."""
+    r = _REFLEXIVE.get(t)
+    if r is None:
+        if issubclass(t, (float, complex, decimal.Decimal, np.inexact)):
+            r = False
+        else:
+            r = t.__hash__ in _HASH_OF_MEMBERS or t.__eq__ in _REFLEXIVE_EQ
+        _REFLEXIVE[t] = r
+        if r and t.__hash__ not in _HASH_OF_MEMBERS and _stable_hash(t):
+            _SAFE_KINDS.add(t)
+    return r
+
+
+def _unequal(keys, kinds):
+    """The type of one of `keys` (of types `kinds`) that is not equal to itself, else None."""
+    odd = [t for t in kinds if not _reflexive(t)]
+    for t in odd:
+        for k in keys:
+            if type(k) is t:
+                try:
+                    if not (k == k):
+                        return t
+                except Exception:  # noqa: BLE001 - the game's __eq__ raised: pickle is no wiser
+                    pass
+    return None
+
+
 def _lost_keys(d):
     """The type of a key of dict or set `d` that its own lookup no longer finds, or that an equal key's
     lookup finds (two keys now equal): a key whose hash changed after it was put in (an object hashed
-    by a field the game then changed). None when every key is where its hash says, or when no key's
-    hash can change (the types above: one pass in C over the keys' types, two over tuples' members)."""
+    by a field the game then changed). (UNEQUAL, type) for a key, or a tuple key's member, that is not
+    equal to itself (a NaN: found only by identity, which no snapshot keeps). None when every key is
+    where its hash says, or when no key's hash can change (the types above: one pass in C over the
+    keys' types, two over tuples' members)."""
     kinds = set(map(type, d))
+    if kinds <= _SAFE_KINDS:
+        return None
+    if not all(map(_reflexive, kinds)):
+        t = _unequal(d, kinds)
+        if t is not None:
+            return (UNEQUAL, t)
     if kinds <= _STABLE_KINDS or all(map(_stable_hash, kinds)):
         return None
     unstable = [t for t in kinds if not _stable_hash(t)]
     if all(t.__hash__ in _HASH_OF_MEMBERS for t in unstable):
         tuples = chain.from_iterable(d if len(unstable) == len(kinds) else (k for k in d if not _stable_hash(type(k))))
         members = set(map(type, tuples))
+        if not all(map(_reflexive, members)):
+            t = _unequal(list(chain.from_iterable(k for k in d if type(k).__hash__ in _HASH_OF_MEMBERS)), members)
+            if t is not None:
+                return (UNEQUAL, t)
         if all(map(_stable_hash, members)):
             return None
     try:
@@ -260,8 +320,11 @@ def _lost_keys(d):
     return unstable[0]
 
 
-# How each type is walked (decided once per type).
-INT, STR, NONE, BOOL, FLOAT, BYTES, SEQ, DICT, SET, ARRAY, ENUM, NPINT, NPFLOAT, OBJECT = range(14)
+# How each type is walked (decided once per type). SUB: a subclass of int, str, list, tuple, dict, set
+# or frozenset (class Deck(list) with a cursor, class Left(str)), walked as its class, its builtin value
+# and its instance attributes; named tuples and collections' dicts (defaultdict, OrderedDict, Counter)
+# stay SEQ and DICT (their attributes, when an instance has any, follow their value).
+INT, STR, NONE, BOOL, FLOAT, BYTES, SEQ, DICT, SET, ARRAY, ENUM, NPINT, NPFLOAT, OBJECT, SUB = range(15)
 _KIND_CACHE = {int: INT, str: STR, type(None): NONE, bool: BOOL, float: FLOAT, bytes: BYTES, list: SEQ, tuple: SEQ, dict: DICT, set: SET, frozenset: SET, np.ndarray: ARRAY}
 
 
@@ -277,15 +340,11 @@ def _kind(t):
         elif issubclass(t, np.floating):
             k = NPFLOAT
         elif issubclass(t, dict):
-            k = DICT
-        elif issubclass(t, (list, tuple)):
-            k = SEQ
-        elif issubclass(t, (set, frozenset)):
-            k = SET
-        elif issubclass(t, int):
-            k = INT
-        elif issubclass(t, str):
-            k = STR
+            k = DICT if t.__module__ == 'collections' else SUB
+        elif issubclass(t, tuple) and hasattr(t, '_fields'):
+            k = SEQ  # a named tuple
+        elif issubclass(t, (list, tuple, set, frozenset, int, str)):
+            k = SUB
         else:
             k = OBJECT
         _KIND_CACHE[t] = k
@@ -384,7 +443,10 @@ class Walker:
             # values: one met twice is walked twice.
             if not isinstance(v, tuple) and not self.first_visit(v):
                 return
-            if not self.json(v):
+            # A named tuple or collections' dict with attributes of its own (a subclass without __slots__):
+            # those follow, and the JSON text, which has no place for them, is not tried.
+            attrs = None if t is list or t is tuple or t is dict or not t.__dictoffset__ else v.__dict__
+            if attrs or not self.json(v):
                 if t is not list and t is not tuple and t is not dict:
                     out.append(b'/' + t.__qualname__.encode() + b';')
                 if k == DICT:
@@ -393,28 +455,17 @@ class Walker:
                     out.append(b'[%d:' % len(v) if isinstance(v, list) else b'(%d:' % len(v))
                     for item in v:
                         self.walk(item)
+            if attrs:
+                self.walk_attrs(v, t, attrs, ())
+        elif k == SUB:
+            self.walk_subclass(v, t)
         elif k == ARRAY:
             if self.first_visit(v):
                 self.walk_array(v)
         elif k == SET:
             if t is not frozenset and not self.first_visit(v):
                 return
-            # Plain values in their own sorted order, as JSON (canonical, and fast); else each member
-            # on its own, sorted by its bytes.
-            try:
-                plain = sorted(v)
-            except TypeError:
-                plain = None
-            if plain is not None and len(plain) >= 8:
-                out.append(b'{')
-                if self.json(plain, members=True):
-                    return  # plain members: no hash of theirs can change
-                out.pop()
-            if self.stale is None:
-                self.stale = _lost_keys(v)
-            items = sorted(self.key_bytes(x) for x in v)
-            out.append(b'{%d:' % len(items))
-            out.extend(items)
+            self.walk_set(v)
         elif k == ENUM:
             name = v.name
             if name is not None:
@@ -431,6 +482,48 @@ class Walker:
             out.append(bytes(v))
         else:
             self.walk_object(v, t)
+
+    def walk_set(self, v):
+        out = self.out
+        # Plain values in their own sorted order, as JSON (canonical, and fast); else each member
+        # on its own, sorted by its bytes.
+        try:
+            plain = sorted(v)
+        except TypeError:
+            plain = None
+        if plain is not None and len(plain) >= 8:
+            out.append(b'{')
+            if self.json(plain, members=True):
+                return  # plain members: no hash of theirs can change
+            out.pop()
+        if self.stale is None:
+            self.stale = _lost_keys(v)
+        items = sorted(self.key_bytes(x) for x in v)
+        out.append(b'{%d:' % len(items))
+        out.extend(items)
+
+    def walk_subclass(self, v, t):
+        """A subclass of a builtin (class Deck(list) with a cursor, class Left(str), class Charge(int)
+        with an `armed` flag): its class, as walk_object writes it, its builtin value, then its instance
+        attributes (`__dict__`, `__slots__`). Its type is state (a game may branch on isinstance), and so
+        are its attributes. An instance met again is a back reference, as an object's."""
+        if not self.first_visit(v):
+            return
+        out = self.out
+        out.append(b'B' + t.__module__.encode() + b'.' + t.__qualname__.encode() + b';')
+        if isinstance(v, int):
+            self.walk(int.__index__(v))
+        elif isinstance(v, str):
+            self.walk(str.__str__(v))
+        elif isinstance(v, dict):
+            self.walk_dict(v)
+        elif isinstance(v, (set, frozenset)):
+            self.walk_set(v)
+        else:  # list, tuple
+            out.append(b'[%d:' % len(v) if isinstance(v, list) else b'(%d:' % len(v))
+            for item in (list.__iter__(v) if isinstance(v, list) else tuple.__iter__(v)):
+                self.walk(item)
+        self.walk_attrs(v, t, getattr(v, '__dict__', None), ())
 
     def first_visit(self, v):
         """Numbers a mutable container at its first visit and returns True; else writes its back
@@ -654,6 +747,13 @@ class Walker:
         else:
             skip = ()
         attrs = getattr(v, '__dict__', None)
+        self.walk_attrs(v, t, attrs, skip)
+        if skip is LEVEL_SKIP and attrs is not None:
+            self.walk_stale_sort(attrs)
+
+    def walk_attrs(self, v, t, attrs, skip):
+        """An object's attributes: its `__dict__` (`attrs`) sorted by name, then its `__slots__`, less `skip`."""
+        out = self.out
         names = sorted(attrs) if attrs is not None else []
         for cls in t.__mro__:
             slots = cls.__dict__.get('__slots__', ())
@@ -669,8 +769,6 @@ class Walker:
                 continue
             out.append(b'.' + name.encode() + b'=')
             self.walk(value)
-        if skip is LEVEL_SKIP and attrs is not None:
-            self.walk_stale_sort(attrs)
 
     def walk_stale_sort(self, attrs):
         """The engine's set_layer does not mark a level's sort cache stale, so get_sprite_at goes on
@@ -707,15 +805,42 @@ class Walker:
                 r = v.__reduce_ex__(4)
                 if type(r) is tuple:
                     r = tuple(list(x) if i in (3, 4) and x is not None else x for i, x in enumerate(r))
-        except Exception:  # noqa: BLE001 - an object pickle refuses: its repr is all there is
+        except Exception:  # noqa: BLE001 - an object pickle refuses
             if isinstance(v, _SUSPENDED):
                 self.walk_generator(v)
                 return
-            self.out.append(b'?')
+            if isinstance(v, memoryview):
+                self.walk_memoryview(v)
+                return
+            # Its repr, addresses masked, then what it holds (gc.get_referents: the objects its C code
+            # keeps, in the order it visits them: a dict view's dict, a managed buffer's exporter), which
+            # its repr may not show.
+            out = self.out
+            out.append(b'?')
             self.walk(_HEX_ADDRESS.sub('0x?', repr(v)))
+            refs = gc.get_referents(v) if t not in _NO_STATE_REFERENTS else None
+            if refs:
+                out.append(b'>%d:' % len(refs))
+                for x in refs:
+                    self.walk(x)
             return
         self.out.append(b'~')
         self.walk(r)
+
+    def walk_memoryview(self, m):
+        """A memoryview (pickle refuses it): its format, shape, strides and bytes, then the object it
+        views (a bytearray another attribute may hold too: a change through one shows through the other)."""
+        out = self.out
+        try:
+            head = b'%s;%r;%r;%d;' % (m.format.encode(), m.shape, m.strides, m.readonly)
+            data = m.tobytes()
+            obj = m.obj
+        except ValueError:  # released
+            out.append(b'V-')
+            return
+        out.append(b'V' + head + b'%d:' % len(data))
+        out.append(data)
+        self.walk(obj)
 
     def walk_generator(self, g):
         """A generator or coroutine: its code, the instruction it is suspended at, its local variables and
