@@ -183,6 +183,26 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it('warns when a step changes state kept outside the game object where the module checks did not look (ms01..ms07: a function default, a method default, a closure, a function attribute, a nested class, the engine class, os.environ), naming the step', async () => {
+    // A charger four moves deep switches a charge kept there (the probe's pg01..pg07): the module checks skipped
+    // functions, nested classes, the engine's classes and the environment: no warning, a graph of one process's history.
+    const where: Record<string, RegExp> = {
+      ms01: /^the step changed charge in the game's module/,
+      ms02: /^the step changed Ms02\.tally in the game's module/,
+      ms03: /^the step changed counter in the game's module/,
+      ms04: /^the step changed charge in the game's module/,
+      ms05: /^the step changed Ms05\.Tally\.n in the game's module/,
+      ms06: /^the step changed arcengine(\.sprites)?\.Sprite\.ms06_charge, an attribute of the engine's class/,
+      ms07: /^the step changed os\.environ, the process's environment variables/,
+    };
+    for (const engine of ENGINES) {
+      for (const [id, message] of Object.entries(where)) {
+        const r = await explore(apart(id, engine), { level: 1, workers: id === 'ms01' ? 2 : 1 });
+        expect([id, r.identityWarning]).toEqual([id, { message: expect.stringMatching(message), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] }]);
+      }
+    }
+  });
+
   it('warns of a method cached by functools (lc02: door_open keyed by the game object, which restored states rebuild), and of a level start two constructions give apart (ur01: an unseeded random.Random())', async () => {
     // Both explored exactly and with no warning: lc02 as the game without its cache, ur01 as whichever layout the run drew.
     for (const engine of ENGINES) {

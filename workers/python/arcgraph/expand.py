@@ -105,13 +105,19 @@ def _changed(before, after):
 
 def _module_message(name, pinned=True):
     what = 'the step' if pinned else 'a step of this batch (taken again, none did: the first is named)'
-    if name.startswith('arcengine'):
+    if name.startswith('arcengine') and name.endswith('=)'):
         return (f'{what} changed the engine\'s default value {name}: one object that every call not passing it '
                 'shares (each sprite made without tags holds the same list), so the change reaches every such '
                 'object, and those made later in the process; this graph does not follow it (give the objects '
                 'their own: Sprite(..., tags=[...]))')
-    return (f'{what} changed {name} in the game\'s module: the game keeps state in module globals or class '
-            'attributes, which its snapshot does not hold and its identity does not see')
+    if name == 'os.environ':
+        where = 'os.environ, the process\'s environment variables'
+    elif name.startswith('arcengine'):
+        where = f'{name}, an attribute of the engine\'s class'
+    else:
+        where = f'{name} in the game\'s module'
+    return (f'{what} changed {where}: the game keeps state in module globals or class attributes (or function '
+            'defaults, closures, the environment), which its snapshot does not hold and its identity does not see')
 
 
 def _stale_message(t):
