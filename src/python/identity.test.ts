@@ -273,6 +273,18 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it("warns when a step draws from the operating system's entropy in the game's code (en01: an unseeded random.Random() flipping a coin four moves deep), naming the step", async () => {
+    // Only the start check (a construction) and the sampled re-step check saw such draws: an "exact" P(win) from
+    // whichever side the one coin step drew, no warning (the probe's pg20). Its every step also rolls a seeded
+    // Random and makes a sprite the engine names with uuid4: neither is the game drawing from the entropy.
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('en01', engine), { level: 1, workers });
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step drew from the operating system's entropy \(random\.Random\(\) with no seed\) in the game's code/), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] });
+      }
+    }
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);

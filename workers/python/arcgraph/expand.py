@@ -132,6 +132,12 @@ def _clock_message(name):
             'which no snapshot holds and the identity does not see, so this graph is one run\'s')
 
 
+def _entropy_message(label):
+    return (f'the step drew from the operating system\'s entropy ({label}) in the game\'s code: its successors '
+            'differ from run to run, which no snapshot holds and the identity does not see, so this graph is one '
+            'run\'s (seed the generator: random.Random(seed), numpy.random.default_rng(seed))')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -223,6 +229,9 @@ class Expander:
                 # From every step too: a read of the clock (runtime.watch_clock) by the game's own code.
                 if rt.clock_read is not None and self.identity_fault is None:
                     self.identity_fault = {'state': s, 'action': code, 'message': _clock_message(rt.clock_read)}
+                # and a draw from the operating system's entropy (runtime.watch_entropy) by the game's own code.
+                if rt.entropy_read is not None and self.identity_fault is None:
+                    self.identity_fault = {'state': s, 'action': code, 'message': _entropy_message(rt.entropy_read)}
                 return live, fd, d
 
             def record(code, bit, cells, result):
