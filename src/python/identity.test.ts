@@ -285,6 +285,17 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it('warns when constructing the game changes the module (cc01: a count of the games built, on the class, read by a step)', async () => {
+    // The start check's second construction changed the count unseen: every step lost, an exact P(win) 0 and no
+    // warning, where a process that builds the game once wins with ACTION1 (the probe's pg28).
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('cc01', engine), { level: 1, workers });
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^constructing the game \(and its RESET\) changed Cc01\.built outside the game object/), actions: [] });
+      }
+    }
+  });
+
   it("warns when a step moves one of the module's own sprites (mgs1: a step counter in a module-level Sprite)", async () => {
     const r = await level1(apart('mgs1'));
     expect(r.warning).toMatch(/^the step changed SPRITES in the game's module/);

@@ -12,7 +12,7 @@ import traceback
 
 import numpy as np
 
-from .identity import Identity, shared_levels
+from .identity import Identity, module_state, shared_levels
 from .loader import Game
 from .snapshot import Registry, Snapshots
 from .speedups import remember_factory_checks
@@ -355,6 +355,9 @@ class Runtime:
         _PY_SETSTATE(self.py_construct)
         self.np_at_start = self.py_at_start = False
         first, self._first = self._first, None
+        # The module's state around the second construction: one that construction changes (a count of
+        # the games built, on the class) makes what the game does depend on how many the process built.
+        module_before = module_state(self.identity, L.module)
         try:
             second = L.new()
             fd = second.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
@@ -364,6 +367,14 @@ class Runtime:
                     'did not: the level start is not deterministic, so this graph is one run\'s')
         self.registry.adopt(second)
         self.registry.adopt(first)
+        module_after = module_state(self.identity, L.module)
+        changed = next((name for name in module_after if module_after[name] != module_before.get(name)), None) or next(
+            (name for name in module_before if name not in module_after), None)
+        if changed is not None:
+            return (f'constructing the game (and its RESET) changed {changed} outside the game object (a second '
+                    'construction, which arcgraph makes to check the level start, changed it again): what the game '
+                    'does may depend on how many games the process built before it, which no snapshot holds and the '
+                    'identity does not see, so this graph is that of one process\'s history (keep such counts in the game object)')
         walk = self.identity.walk_unshared
         frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
         same = (walk(first) == walk(second) and np.array_equal(frame, self.base_frame)
