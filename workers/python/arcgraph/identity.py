@@ -781,9 +781,9 @@ def _functions_of(v):
     return None
 
 
-def _class_parts(identity, cls, prefix, own, only, parts, seen, code):
-    """The state a class holds (`prefix.attr` names): its attributes but code; with `code` (a class of
-    the game's module), its functions' mutable parts too, and the classes nested in it."""
+def _class_parts(identity, cls, prefix, own, only, parts, seen):
+    """The state a class of the game's module holds (`prefix.attr` names): its attributes but code, its
+    functions' mutable parts, and the classes nested in it."""
     seen.add(id(cls))
     internal = issubclass(cls, Enum)
     for attr, v in vars(cls).items():
@@ -792,20 +792,43 @@ def _class_parts(identity, cls, prefix, own, only, parts, seen, code):
         # An Enum's own bookkeeping (_value2member_map_ caches a Flag combination once it is made) is no state.
         if internal and attr.startswith('_') and attr.endswith('_'):
             continue
-        name = f'{prefix}.{attr}'
         if isinstance(v, type):
-            if code and v.__module__ == own and id(v) not in seen:
-                _class_parts(identity, v, name, own, only, parts, seen, code)
+            if v.__module__ == own and id(v) not in seen:
+                _class_parts(identity, v, f'{prefix}.{attr}', own, only, parts, seen)
             continue
-        fns = _functions_of(v)
+        name = f'{prefix}.{attr}'
+        if only is not None and name not in only:
+            continue
+        fns = (v,) if type(v) is types.FunctionType else _functions_of(v)
         if fns is not None:
-            if code and any(map(_function_holds, fns)) and (only is None or name in only):
+            if any(map(_function_holds, fns)):
                 parts[name] = identity.walk_unshared(fns[0] if len(fns) == 1 else fns)
-            continue
-        if not code and (isinstance(v, _DESCRIPTORS) or (internal and type(v) is cls)):
-            continue  # a library class's slots, an engine Enum's members
-        if _holds_state(v) and (only is None or name in only):
+        elif _holds_state(v):
             parts[name] = identity.walk_unshared(v)
+
+
+# Of a class outside the game's module (the engine's, a base class): (the size of its dict, the names
+# of its attributes that may hold state), found again when the size changes (a game adds Sprite.charge).
+_LIBRARY_ATTRS = {}
+
+
+def _library_parts(identity, cls, only, parts):
+    """The attributes of a class outside the game's module but code (its methods, slots, an Enum's
+    members and bookkeeping), named by module and class."""
+    d = vars(cls)
+    known = _LIBRARY_ATTRS.get(cls)
+    if known is None or known[0] != len(d):
+        internal = issubclass(cls, Enum)
+        names = tuple(attr for attr, v in d.items() if not (
+            attr.startswith('__') or attr in _NO_STATE_ATTRS or (internal and attr.startswith('_') and attr.endswith('_'))
+            or isinstance(v, (type, _DESCRIPTORS)) or _functions_of(v) is not None or (internal and type(v) is cls)
+            or not _holds_state(v)))
+        known = _LIBRARY_ATTRS[cls] = (len(d), names, f'{cls.__module__}.{cls.__qualname__}.')
+    prefix = known[2]
+    for attr in known[1]:
+        name = prefix + attr
+        if (only is None or name in only) and attr in d:
+            parts[name] = identity.walk_unshared(d[attr])
 
 
 _ENGINE_CLASSES = []
@@ -823,11 +846,17 @@ def _engine_classes():
     return _ENGINE_CLASSES
 
 
+_LIBRARY = {}
+
+
 def _library_class(cls):
     """A class of Python itself (builtins, the standard library): no game state is looked for there."""
-    import sys
-    top = cls.__module__.partition('.')[0]
-    return top == 'builtins' or top in sys.stdlib_module_names
+    library = _LIBRARY.get(cls)
+    if library is None:
+        import sys
+        top = cls.__module__.partition('.')[0]
+        library = _LIBRARY[cls] = top == 'builtins' or top in sys.stdlib_module_names
+    return library
 
 
 def _environ():
@@ -855,7 +884,7 @@ def module_state(identity, module, only=None):
             continue
         if isinstance(value, type):
             if value.__module__ == own and id(value) not in seen:
-                _class_parts(identity, value, key, own, only, parts, seen, True)
+                _class_parts(identity, value, key, own, only, parts, seen)
                 bases.extend(value.__mro__[1:])
             continue
         if isinstance(value, types.FunctionType):
@@ -872,8 +901,10 @@ def module_state(identity, module, only=None):
     # The engine's classes (a game may set Sprite.charge) and the game's other base classes: their
     # attributes but code, named by module and class.
     for cls in chain(_engine_classes(), bases):
-        if id(cls) not in seen and cls.__module__ != own and not _library_class(cls):
-            _class_parts(identity, cls, f'{cls.__module__}.{cls.__qualname__}', own, only, parts, seen, False)
+        if id(cls) not in seen:
+            seen.add(id(cls))
+            if cls.__module__ != own and not _library_class(cls):
+                _library_parts(identity, cls, only, parts)
     # The engine's mutable defaults (a Sprite made without tags holds Sprite.__init__'s list): one
     # object for the whole process, which snapshots name and no identity holds.
     for name, value in identity.engine_defaults:
