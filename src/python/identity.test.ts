@@ -211,6 +211,26 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     }
   });
 
+  it('warns when a step changes state kept outside the game object where the module checks did not look (ms01..ms07: a function default, a method default, a closure, a function attribute, a nested class, the engine class, os.environ), naming the step', async () => {
+    // A charger four moves deep switches a charge kept there (the probe's pg01..pg07): the module checks skipped
+    // functions, nested classes, the engine's classes and the environment: no warning, a graph of one process's history.
+    const where: Record<string, RegExp> = {
+      ms01: /^the step changed charge in the game's module/,
+      ms02: /^the step changed Ms02\.tally in the game's module/,
+      ms03: /^the step changed counter in the game's module/,
+      ms04: /^the step changed charge in the game's module/,
+      ms05: /^the step changed Ms05\.Tally\.n in the game's module/,
+      ms06: /^the step changed arcengine(\.sprites)?\.Sprite\.ms06_charge, an attribute of the engine's class/,
+      ms07: /^the step changed os\.environ, the process's environment variables/,
+    };
+    for (const engine of ENGINES) {
+      for (const [id, message] of Object.entries(where)) {
+        const r = await explore(apart(id, engine), { level: 1, workers: id === 'ms01' ? 2 : 1 });
+        expect([id, r.identityWarning]).toEqual([id, { message: expect.stringMatching(message), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] }]);
+      }
+    }
+  });
+
   it('warns of a method cached by functools (lc02: door_open keyed by the game object, which restored states rebuild), and of a level start two constructions give apart (ur01: an unseeded random.Random())', async () => {
     // Both explored exactly and with no warning: lc02 as the game without its cache, ur01 as whichever layout the run drew.
     for (const engine of ENGINES) {
@@ -319,6 +339,29 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
         // Its every step formats a given time (time.strftime with time.gmtime(0)), and the engine and arcgraph time
         // themselves: none of those is the game reading the clock. The switch's ACTION5 is.
         expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step read the clock \(time\.time_ns\) in the game's code: its successors depend on when it runs/), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] });
+      }
+    }
+  });
+
+  it("warns when a step draws from the operating system's entropy in the game's code (en01: an unseeded random.Random() flipping a coin four moves deep), naming the step", async () => {
+    // Only the start check (a construction) and the sampled re-step check saw such draws: an "exact" P(win) from
+    // whichever side the one coin step drew, no warning (the probe's pg20). Its every step also rolls a seeded
+    // Random and makes a sprite the engine names with uuid4: neither is the game drawing from the entropy.
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('en01', engine), { level: 1, workers });
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^the step drew from the operating system's entropy \(random\.Random\(\) with no seed\) in the game's code/), actions: ['ACTION2', 'ACTION2', 'ACTION2', 'ACTION2', 'ACTION5'] });
+      }
+    }
+  });
+
+  it('warns when constructing the game changes the module (cc01: a count of the games built, on the class, read by a step)', async () => {
+    // The start check's second construction changed the count unseen: every step lost, an exact P(win) 0 and no
+    // warning, where a process that builds the game once wins with ACTION1 (the probe's pg28).
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await explore(apart('cc01', engine), { level: 1, workers });
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^constructing the game \(and its RESET\) changed Cc01\.built outside the game object/), actions: [] });
       }
     }
   });

@@ -111,13 +111,19 @@ def _module_message(name, pinned=True):
                 'played between all states (no snapshot holds them, the identity does not see them), so '
                 'this graph is not the game\'s (a game that prepares a later level or edits its clean copy '
                 'in place is not supported; assigning a new level to _clean_levels[i] is)')
-    if name.startswith('arcengine'):
+    if name.startswith('arcengine') and name.endswith('=)'):
         return (f'{what} changed the engine\'s default value {name}: one object that every call not passing it '
                 'shares (each sprite made without tags holds the same list), so the change reaches every such '
                 'object, and those made later in the process; this graph does not follow it (give the objects '
                 'their own: Sprite(..., tags=[...]))')
-    return (f'{what} changed {name} in the game\'s module: the game keeps state in module globals or class '
-            'attributes, which its snapshot does not hold and its identity does not see')
+    if name == 'os.environ':
+        where = 'os.environ, the process\'s environment variables'
+    elif name.startswith('arcengine'):
+        where = f'{name}, an attribute of the engine\'s class'
+    else:
+        where = f'{name} in the game\'s module'
+    return (f'{what} changed {where}: the game keeps state in module globals or class attributes (or function '
+            'defaults, closures, the environment), which its snapshot does not hold and its identity does not see')
 
 
 def _stale_message(t):
@@ -142,6 +148,12 @@ _LAYER_MESSAGE = ('the step changed a sprite\'s layer (Sprite.set_layer) where t
                   'nor _layer (a generic setter: getattr): set_layer leaves a level\'s sort cache in use, and '
                   'arcgraph walks a valid cache only in games whose source names those, so this graph may merge '
                   'states that get_sprite_at tells apart')
+
+
+def _entropy_message(label):
+    return (f'the step drew from the operating system\'s entropy ({label}) in the game\'s code: its successors '
+            'differ from run to run, which no snapshot holds and the identity does not see, so this graph is one '
+            'run\'s (seed the generator: random.Random(seed), numpy.random.default_rng(seed))')
 
 
 class Expander:
@@ -245,6 +257,9 @@ class Expander:
                 # And a layer set where the game's source never names it (runtime.watch_layers).
                 if rt.layer_set and self.identity_fault is None:
                     self.identity_fault = {'state': s, 'action': code, 'message': _LAYER_MESSAGE}
+                # and a draw from the operating system's entropy (runtime.watch_entropy) by the game's own code.
+                if rt.entropy_read is not None and self.identity_fault is None:
+                    self.identity_fault = {'state': s, 'action': code, 'message': _entropy_message(rt.entropy_read)}
                 return live, fd, d
 
             def record(code, bit, cells, result):

@@ -930,36 +930,170 @@ def _holds_state(v):
     return True
 
 
+# Class attributes that are no state: abc's cache of subclass checks (its walk is a masked repr anyway).
+_NO_STATE_ATTRS = frozenset({'_abc_impl'})
+# Descriptors of a class written in C or with __slots__: code, as functions are.
+_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType, types.WrapperDescriptorType,
+                types.MethodDescriptorType, types.ClassMethodDescriptorType)
+
+
+def _function_holds(fn):
+    """Whether a Python function has parts that can hold state: an attribute (`charge.level`), a
+    keyword-only default, a default that is not a plain scalar (`acc=[0]`), a closure cell (but the
+    `__class__` cell of a method that calls super()). A function with none of those is code alone
+    (one that gains an attribute later is then a new name of the module's state: a change too)."""
+    if fn.__dict__ or fn.__kwdefaults__:
+        return True
+    d = fn.__defaults__
+    if d and not set(map(type, d)) <= _SCALARS:
+        return True
+    return fn.__closure__ is not None and fn.__code__.co_freevars != ('__class__',)
+
+
+def _functions_of(v):
+    """The Python functions behind a class attribute (a method, a staticmethod's or classmethod's, a
+    property's accessors), or None for an attribute that is not code."""
+    if isinstance(v, types.FunctionType):
+        return (v,)
+    if isinstance(v, (staticmethod, classmethod)):
+        fn = v.__func__
+        return (fn,) if isinstance(fn, types.FunctionType) else ()
+    if isinstance(v, property):
+        return tuple(fn for fn in (v.fget, v.fset, v.fdel) if isinstance(fn, types.FunctionType))
+    return None
+
+
+def _class_parts(identity, cls, prefix, own, only, parts, seen):
+    """The state a class of the game's module holds (`prefix.attr` names): its attributes but code, its
+    functions' mutable parts, and the classes nested in it."""
+    seen.add(id(cls))
+    internal = issubclass(cls, Enum)
+    for attr, v in vars(cls).items():
+        if attr.startswith('__') or attr in _NO_STATE_ATTRS:
+            continue
+        # An Enum's own bookkeeping (_value2member_map_ caches a Flag combination once it is made) is no state.
+        if internal and attr.startswith('_') and attr.endswith('_'):
+            continue
+        if isinstance(v, type):
+            if v.__module__ == own and id(v) not in seen:
+                _class_parts(identity, v, f'{prefix}.{attr}', own, only, parts, seen)
+            continue
+        name = f'{prefix}.{attr}'
+        if only is not None and name not in only:
+            continue
+        fns = (v,) if type(v) is types.FunctionType else _functions_of(v)
+        if fns is not None:
+            if any(map(_function_holds, fns)):
+                parts[name] = identity.walk_unshared(fns[0] if len(fns) == 1 else fns)
+        elif _holds_state(v):
+            parts[name] = identity.walk_unshared(v)
+
+
+# Of a class outside the game's module (the engine's, a base class): (the size of its dict, the names
+# of its attributes that may hold state), found again when the size changes (a game adds Sprite.charge).
+_LIBRARY_ATTRS = {}
+
+
+def _library_parts(identity, cls, only, parts):
+    """The attributes of a class outside the game's module but code (its methods, slots, an Enum's
+    members and bookkeeping), named by module and class."""
+    d = vars(cls)
+    known = _LIBRARY_ATTRS.get(cls)
+    if known is None or known[0] != len(d):
+        internal = issubclass(cls, Enum)
+        names = tuple(attr for attr, v in d.items() if not (
+            attr.startswith('__') or attr in _NO_STATE_ATTRS or (internal and attr.startswith('_') and attr.endswith('_'))
+            or isinstance(v, (type, _DESCRIPTORS)) or _functions_of(v) is not None or (internal and type(v) is cls)
+            or not _holds_state(v)))
+        known = _LIBRARY_ATTRS[cls] = (len(d), names, f'{cls.__module__}.{cls.__qualname__}.')
+    prefix = known[2]
+    for attr in known[1]:
+        name = prefix + attr
+        if (only is None or name in only) and attr in d:
+            parts[name] = identity.walk_unshared(d[attr])
+
+
+_ENGINE_CLASSES = []
+
+
+def _engine_classes():
+    """The classes the engine's modules define (arcengine and arcengine.*), in a fixed order: found once."""
+    if not _ENGINE_CLASSES:
+        import sys
+        for module_name in sorted(m for m in list(sys.modules) if m == 'arcengine' or m.startswith('arcengine.')):
+            module = sys.modules.get(module_name)
+            for _, value in sorted(vars(module).items()) if module is not None else ():
+                if isinstance(value, type) and value.__module__ == module_name:
+                    _ENGINE_CLASSES.append(value)
+    return _ENGINE_CLASSES
+
+
+_LIBRARY = {}
+
+
+def _library_class(cls):
+    """A class of Python itself (builtins, the standard library): no game state is looked for there."""
+    library = _LIBRARY.get(cls)
+    if library is None:
+        import sys
+        top = cls.__module__.partition('.')[0]
+        library = _LIBRARY[cls] = top == 'builtins' or top in sys.stdlib_module_names
+    return library
+
+
+def _environ():
+    """The process's environment variables as bytes (os.environ: a game may keep state there)."""
+    import os
+    data = getattr(os.environ, '_data', None)
+    if type(data) is dict and all(type(k) is bytes for k in data):
+        return b'\0'.join(chain.from_iterable(data.items()))
+    return repr(sorted(os.environ.items())).encode()
+
+
 def module_state(identity, module, only=None):
-    """The walk of what the game's module holds besides code, name by name: its globals and its
-    classes' attributes, shared objects by their content (`only`: of those names alone). A snapshot
-    of the game object does not hold them, so a step that changes them keeps state the graph cannot see."""
+    """The walk of what the game's module holds besides code, name by name: its globals, its functions'
+    mutable parts (defaults, attributes, closure cells), its classes' attributes and their methods'
+    mutable parts, the classes nested in them, the attributes of the engine's classes and of the game's
+    other base classes, the engine's mutable defaults and os.environ, shared objects by their content
+    (`only`: of those names alone). A snapshot of the game object does not hold them, so a step that
+    changes them keeps state the graph cannot see."""
     own = module.__name__
     parts = {}
+    seen = set()
+    bases = []
     for key, value in vars(module).items():
-        if key.startswith('__') or (not isinstance(value, type) and not _holds_state(value)):
+        if key.startswith('__'):
             continue
         if isinstance(value, type):
-            if value.__module__ == own:
-                # An Enum's own bookkeeping (_value2member_map_ caches a Flag combination once it is made) is no state.
-                internal = issubclass(value, Enum)
-                for attr, v in vars(value).items():
-                    if internal and attr.startswith('_') and attr.endswith('_'):
-                        continue
-                    if not attr.startswith('__') and _holds_state(v):
-                        name = f'{key}.{attr}'
-                        if only is None or name in only:
-                            parts[name] = identity.walk_unshared(v)
+            if value.__module__ == own and id(value) not in seen:
+                _class_parts(identity, value, key, own, only, parts, seen)
+                bases.extend(value.__mro__[1:])
+            continue
+        if isinstance(value, types.FunctionType):
+            # a module function's mutable default (acc=[0]), attribute (charge.level), closure (counter = make_counter())
+            if value.__module__ == own and _function_holds(value) and (only is None or key in only):
+                parts[key] = identity.walk_unshared(value)
+            continue
+        if not _holds_state(value):
             continue
         # By content: the module's own sprites and levels are shared (snapshots name them), so a step
         # that moves one changes no snapshot and no identity.
         if only is None or key in only:
             parts[key] = identity.walk_unshared(value)
+    # The engine's classes (a game may set Sprite.charge) and the game's other base classes: their
+    # attributes but code, named by module and class.
+    for cls in chain(_engine_classes(), bases):
+        if id(cls) not in seen:
+            seen.add(id(cls))
+            if cls.__module__ != own and not _library_class(cls):
+                _library_parts(identity, cls, only, parts)
     # The engine's mutable defaults (a Sprite made without tags holds Sprite.__init__'s list): one
     # object for the whole process, which snapshots name and no identity holds.
     for name, value in identity.engine_defaults:
         if only is None or name in only:
             parts[name] = identity.walk_unshared(value)
+    if only is None or 'os.environ' in only:
+        parts['os.environ'] = _environ()
     return parts
 
 

@@ -12,7 +12,7 @@ import traceback
 
 import numpy as np
 
-from .identity import Identity, shared_levels
+from .identity import Identity, module_state, shared_levels
 from .loader import Game
 from .snapshot import Registry, Snapshots
 from .speedups import remember_factory_checks
@@ -58,8 +58,13 @@ def watch_python_rng():
 
 
 def _watched(fn, which, module, name):
+    reseed = which == PYTHON and name == 'seed'
+
     def draw(*args, **kwargs):
         RNG_USED[which] = True
+        # random.seed() with no seed: the operating system's entropy (numpy's reaches watch_entropy's wrapper)
+        if reseed and (args[0] if args else kwargs.get('a')) is None and ENTROPY_READ[0] is None:
+            _drew('random.seed() with no seed')
         return fn(*args, **kwargs)
     # Named as the module attribute it replaces: a game object holding it (self.roll = random.randint)
     # pickles it by that name, and gets the wrapper back.
@@ -140,6 +145,75 @@ def watch_layers():
 
 class LossySnapshot(Exception):
     """A snapshot that loads as another state than the one pickled (Runtime._check_loaded)."""
+
+
+# Set by the wrapped entropy sources (watch_entropy) to what the game's own code drew from the operating
+# system's entropy since the step began (Runtime.run clears it): an unseeded random.Random(), os.urandom...
+ENTROPY_READ = [None]
+# The files of the modules whose functions reach the entropy for their caller (random.Random() seeds
+# itself from it, uuid.uuid4 and secrets call os.urandom), and the wrappers' code: a read counts when
+# the first frame outside them is the game's.
+_ENTROPY_FILES = set()
+_ENTROPY_CODES = set()
+
+
+def _drew(label):
+    """Notes `label` when the caller of the wrapper calling this (past the library frames above) is the game's code."""
+    if ENTROPY_READ[0] is None:
+        f = sys._getframe(2)
+        while f is not None and (f.f_code in _ENTROPY_CODES or f.f_code.co_filename in _ENTROPY_FILES):
+            f = f.f_back
+        if f is not None and f.f_code.co_filename == _GAME_FILE[0]:
+            ENTROPY_READ[0] = label
+
+
+def watch_entropy():
+    """Wraps what draws from the operating system's entropy (random.Random() or Random.seed() with no
+    seed, random.seed() with none, random.SystemRandom, secrets, os.urandom, os.getrandom, uuid.uuid4,
+    uuid.uuid1, numpy's SeedSequence made without one: default_rng(), a BitGenerator or RandomState
+    with no seed, numpy.random.seed()), to notice the game's code drawing from it in a step: its
+    successors then differ from run to run (the explorer's identity warning). Only the game's own calls
+    count: the engine names its sprites with uuid4, and restoring a snapshot makes Random objects.
+    The wrappers return what the functions return. Once a process."""
+    import secrets
+    import uuid
+    import numpy.random.bit_generator as bit_generator
+    if getattr(random.Random.seed, '__wrapped_entropy__', None) is not None:
+        return
+    _ENTROPY_FILES.update(m.__file__ for m in (random, secrets, uuid))
+    _ENTROPY_CODES.add(_watched(len, 0, 'random', 'len').__code__)
+
+    original_seed = random.Random.seed
+    init_code = random.Random.__init__.__code__
+
+    def seed(self, a=None, *args, **kwargs):
+        if a is None and ENTROPY_READ[0] is None:
+            _drew('random.Random() with no seed' if sys._getframe(1).f_code is init_code else 'random.Random.seed() with no seed')
+        return original_seed(self, a, *args, **kwargs)
+    seed.__module__, seed.__name__, seed.__qualname__, seed.__doc__ = 'random', 'seed', 'Random.seed', original_seed.__doc__
+    seed.__wrapped_entropy__ = original_seed
+    random.Random.seed = seed
+    _ENTROPY_CODES.add(seed.__code__)
+    for module, name, label in ((random, '_urandom', 'random.SystemRandom'), (os, 'urandom', 'os.urandom'),
+                                (os, 'getrandom', 'os.getrandom'), (uuid, 'uuid4', 'uuid.uuid4'),
+                                (uuid, 'uuid1', 'uuid.uuid1'), (bit_generator, 'randbits', 'numpy.random with no seed: '
+                                'default_rng(), SeedSequence(), a BitGenerator or RandomState made without one')) + tuple(
+            (secrets, name, f'secrets.{name}') for name in ('token_bytes', 'token_hex', 'token_urlsafe', 'randbits', 'choice', 'randbelow')):
+        fn = getattr(module, name, None)
+        if fn is not None:
+            setattr(module, name, _entropy(fn, label, module.__name__, name))
+
+
+def _entropy(fn, label, module, name):
+    def draw(*args, **kwargs):
+        if ENTROPY_READ[0] is None:
+            _drew(label)
+        return fn(*args, **kwargs)
+    # Named as the module attribute it replaces, as _clock's (self.token = secrets.token_hex pickles by name).
+    draw.__module__, draw.__name__, draw.__qualname__, draw.__doc__ = module, name, name, fn.__doc__
+    draw.__wrapped_entropy__ = fn
+    _ENTROPY_CODES.add(draw.__code__)
+    return draw
 
 
 class StepTimeout(BaseException):
@@ -239,6 +313,7 @@ class Runtime:
         watch_numpy_rng()
         watch_python_rng()
         watch_clock()
+        watch_entropy()
         remember_factory_checks()
         self.progress = Progress(progress)
         self.loaded = Game(path, graph_builder=graph_builder, seed=seed)
@@ -246,6 +321,8 @@ class Runtime:
         _GAME_FILE[0] = L.file
         # The clock function the game's code read in the last step (run), else None.
         self.clock_read = None
+        # What the game's code drew from the operating system's entropy in the last step (run), else None.
+        self.entropy_read = None
         self.GameAction, self.ActionInput, self.GameState = L.GameAction, L.ActionInput, L.GameState
         # Both global RNGs were seeded with --seed before the module loaded (loader.Game).
         self.rng_construct = np.random.get_state()
@@ -317,6 +394,9 @@ class Runtime:
         _PY_SETSTATE(self.py_construct)
         self.np_at_start = self.py_at_start = False
         first, self._first = self._first, None
+        # The module's state around the second construction: one that construction changes (a count of
+        # the games built, on the class) makes what the game does depend on how many the process built.
+        module_before = module_state(self.identity, L.module)
         try:
             second = L.new()
             fd = second.perform_action(L.ActionInput(id=L.GameAction.RESET), raw=True)
@@ -326,6 +406,14 @@ class Runtime:
                     'did not: the level start is not deterministic, so this graph is one run\'s')
         self.registry.adopt(second)
         self.registry.adopt(first)
+        module_after = module_state(self.identity, L.module)
+        changed = next((name for name in module_after if module_after[name] != module_before.get(name)), None) or next(
+            (name for name in module_before if name not in module_after), None)
+        if changed is not None:
+            return (f'constructing the game (and its RESET) changed {changed} outside the game object (a second '
+                    'construction, which arcgraph makes to check the level start, changed it again): what the game '
+                    'does may depend on how many games the process built before it, which no snapshot holds and the '
+                    'identity does not see, so this graph is that of one process\'s history (keep such counts in the game object)')
         walk = self.identity.walk_unshared
         frame = np.ascontiguousarray(fd.frame[-1], dtype=np.int8)
         same = (walk(first) == walk(second) and np.array_equal(frame, self.base_frame)
@@ -461,6 +549,7 @@ class Runtime:
         RNG_USED[0] = RNG_USED[1] = False
         CLOCK_READ[0] = None
         LAYER_SET[0] = False
+        ENTROPY_READ[0] = None
         self.progress.step(code)
         seconds = self.step_limit if limit is None else limit
         if seconds > 0:
@@ -474,6 +563,7 @@ class Runtime:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             self.clock_read = CLOCK_READ[0]
             self.layer_set = LAYER_SET[0]
+            self.entropy_read = ENTROPY_READ[0]
         if RNG_USED[0] or RNG_USED[1]:
             if RNG_USED[0]:
                 np_state = np.random.get_state()
