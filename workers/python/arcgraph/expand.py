@@ -4,7 +4,7 @@ import zlib
 from array import array
 
 from .clicks import partition
-from .identity import module_state
+from .identity import changed_part, module_state
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
 
 CELLS = 4096
@@ -96,11 +96,6 @@ def samples(cells, count, verify, salt, scale):
     for j in range(1, min(verify, count - 1)):
         out.append(int(cells[1 + (salt + 104729 * j) % (count - 1)]))
     return out
-
-
-def _changed(before, after):
-    """The first name of the module's state whose walk differs (or that came or went), else None."""
-    return next((name for name in after if after[name] != before.get(name)), None) or next((name for name in before if name not in after), None)
 
 
 def _module_message(name, pinned=True):
@@ -238,11 +233,11 @@ class Expander:
                 outline = self.shared_outline() if s < check and self.identity_fault is None else None
                 fd = rt.step(live, code)
                 if before is not None:
-                    name = _changed(before, module_state(rt.identity, rt.loaded.module, watched))
+                    name = changed_part(before, module_state(rt.identity, rt.loaded.module, watched))
                     if name is not None:
                         self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
                 if outline is not None and self.identity_fault is None:
-                    name = _changed(outline, self.shared_outline())
+                    name = changed_part(outline, self.shared_outline())
                     if name is not None:
                         self.identity_fault = {'state': s, 'action': code, 'message': _module_message(name)}
                 if rt.status(live[0], fd, level) == PLAYING:
@@ -314,7 +309,7 @@ class Expander:
         if module_before is not None:
             module_after = self.batch_state()
             self.module_cache = (rt.progress.ticks, module_after)
-            changed = _changed(module_before, module_after)
+            changed = changed_part(module_before, module_after)
             if changed is not None and self.identity_fault is None:
                 self.identity_fault = self.module_step(snapshots[:done], keys, has_clicks, changed)
                 self.module_warned = exploration
@@ -334,7 +329,7 @@ class Expander:
                     rt.step(rt.restore(snap), code)
                 except GameError:
                     continue
-                name = _changed(before, self.batch_state(only))
+                name = changed_part(before, self.batch_state(only))
                 if name is not None:
                     return {'state': s, 'action': code, 'message': _module_message(name)}
         return {'state': 0, 'action': keys[0] if keys else CLICK_BASE, 'message': _module_message(changed, pinned=False)}
@@ -394,7 +389,7 @@ class Expander:
         again_live, again_fd, again = outcome_of(code)
         changed = None
         if before is not None:
-            changed = _changed(before, module_state(rt.identity, rt.loaded.module, only))
+            changed = changed_part(before, module_state(rt.identity, rt.loaded.module, only))
         if changed is not None:
             message = _module_message(changed)
         elif again != d:

@@ -1050,6 +1050,11 @@ def _environ():
     return repr(sorted(os.environ.items())).encode()
 
 
+def changed_part(before, after):
+    """The first name of two module_state walks whose walk differs (or that came or went), else None."""
+    return next((name for name in after if after[name] != before.get(name)), None) or next((name for name in before if name not in after), None)
+
+
 def module_state(identity, module, only=None):
     """The walk of what the game's module holds besides code, name by name: its globals, its functions'
     mutable parts (defaults, attributes, closure cells), its classes' attributes and their methods'

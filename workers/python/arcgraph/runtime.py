@@ -12,7 +12,7 @@ import traceback
 
 import numpy as np
 
-from .identity import Identity, module_state, shared_levels
+from .identity import Identity, changed_part, module_state, shared_levels
 from .loader import Game
 from .snapshot import Registry, Snapshots
 from .speedups import remember_factory_checks
@@ -407,8 +407,7 @@ class Runtime:
         self.registry.adopt(second)
         self.registry.adopt(first)
         module_after = module_state(self.identity, L.module)
-        changed = next((name for name in module_after if module_after[name] != module_before.get(name)), None) or next(
-            (name for name in module_before if name not in module_after), None)
+        changed = changed_part(module_before, module_after)
         if changed is not None:
             return (f'constructing the game (and its RESET) changed {changed} outside the game object (a second '
                     'construction, which arcgraph makes to check the level start, changed it again): what the game '

@@ -2,8 +2,7 @@
 src/player/episodes.ts draws them, played with the engine's perform_action."""
 from array import array
 
-from .expand import _changed
-from .identity import module_state
+from .identity import changed_part, module_state
 from .rng import Rng, draw_action
 from .runtime import CLICK_BASE, PLAYING, WON, GameError
 
@@ -59,7 +58,7 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
             break
         steps.append(n)
         end.append(outcome)
-    return steps, end, error, _changed(module_before, module_state(rt.identity, rt.loaded.module))
+    return steps, end, error, changed_part(module_before, module_state(rt.identity, rt.loaded.module))
 
 
 class Timing:
