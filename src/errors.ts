@@ -22,3 +22,12 @@ export class GameLoadError extends InputError {
  * Python process of a game stopped by such a signal (kind `interrupted`). Commands exit 130 for it.
  */
 export const isInterrupted = (err: unknown): boolean => err instanceof Error && (err as { kind?: unknown }).kind === 'interrupted';
+
+/**
+ * Rethrows `err` when it is the user's stop (isInterrupted). Called first in a catch that turns a
+ * game's error into a finding or a divergence: a Ctrl-C that ended the game's Python process mid-step
+ * is not the game's crash (a replay read it as "the game threw", then stepped a fresh process).
+ */
+export function rethrowInterruption(err: unknown): void {
+  if (isInterrupted(err)) throw err;
+}

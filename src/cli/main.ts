@@ -67,11 +67,26 @@ export async function main(argv: string[]): Promise<number> {
 const isEntry = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isEntry) {
   singleThreadedGc();
+  // A signal before the command installs its own handling (interruption(), once its modules load and
+  // its arguments parse: over a second on a loaded machine) stops it as the documented interruption,
+  // exit 130 and one line, rather than ending Node by the signal with nothing said.
+  // Once the command has returned (its own message said), a signal while Node winds down ends it with its code.
+  let settled = false;
+  const early = (signal: NodeJS.Signals): void => {
+    if (settled) process.exit();
+    if (process.listenerCount(signal) > 1) return;
+    console.error(`arcgraph${process.argv[2] ? ` ${process.argv[2]}` : ''}: interrupted before there was a result to give (by ${signal})`);
+    process.exit(INTERRUPTED);
+  };
+  process.on('SIGINT', early);
+  process.on('SIGTERM', early);
   main(process.argv.slice(2)).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (err) => {
+      settled = true;
       console.error(`arcgraph: ${(err as Error).message}`);
       process.exitCode = 1;
     },

@@ -3,6 +3,7 @@
  * and by replay (on every step of a recording), so a fault the fuzzer finds is the fault replay
  * reports on its reproduction.
  */
+import { rethrowInterruption } from '../errors.js';
 import { CELLS, GRID, GameAction, type Action } from './actions.js';
 import { STATUSES, checkedBytes, type Frame, type Game } from './game.js';
 
@@ -136,6 +137,7 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
   try {
     next = game.step(pre, action);
   } catch (err) {
+    rethrowInterruption(err);
     return { ms: performance.now() - started, faults: [{ check: 'exception', message: `step threw: ${describeError(err)}` }] };
   }
   const ms = performance.now() - started;
@@ -190,6 +192,7 @@ export function inspectStep(game: Game, pre: unknown, preBytes: Uint8Array, acti
       }
     }
   } catch (err) {
+    rethrowInterruption(err);
     faults.push({ check: 'exception', message: `checking the step threw: ${describeError(err)}` });
   }
   return out;
@@ -206,6 +209,7 @@ export function inspectReset(game: Game, level: number): Fault[] {
     const bad = frameProblem(game.render(root));
     return bad ? [{ check: 'invalid-frame', message: `invalid frame of the reset state: ${bad}` }] : [];
   } catch (err) {
+    rethrowInterruption(err);
     return [{ check: 'exception', message: `resetting level ${level} threw: ${describeError(err)}` }];
   }
 }

@@ -1,4 +1,5 @@
 /** Loop erasure of an action sequence: the walk from a level's reset state without the cycles it went round. */
+import { rethrowInterruption } from '../errors.js';
 import type { Action } from './actions.js';
 import type { Game } from './game.js';
 
@@ -17,7 +18,8 @@ export function cutCycles(game: Game, level: number, actions: readonly Action[])
       state = game.step(state, action);
       visits.push(Buffer.from(game.encode(state)).toString('latin1'));
     }
-  } catch {
+  } catch (err) {
+    rethrowInterruption(err);
     return [...actions];
   }
   const lastVisit = new Map<string, number>();

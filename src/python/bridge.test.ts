@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { analyze } from '../analysis/index.js';
-import { parseAction } from '../engine/index.js';
+import { GameAction, openSession, parseAction } from '../engine/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
@@ -403,6 +403,25 @@ describe('the Python bridge on the fixture games', () => {
     expect(walk).toBeInstanceOf(GameCrash);
     expect([walk.kind, walk.actions.at(-1), walk.actions.filter((a) => a === 'ACTION1').length]).toEqual(['crash', 'ACTION2', 2]);
     expect(walk.reason).toMatch(/^the game ended its Python process \(exit code 0\) \(random episode \d+, seed 1\)$/);
+  });
+
+  it('a session whose process the game ended says so at its next action (it was a fresh process\'s KeyError, read as the game\'s exception)', () => {
+    const game = openPythonGame(faultGame('die1'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    const session = openSession(game, 2);
+    session.act({ id: GameAction.RESET });
+    session.act({ id: GameAction.ACTION1 });
+    session.act({ id: GameAction.ACTION1 });
+    expect(() => session.act({ id: GameAction.ACTION2 })).toThrow(/the game ended its Python process \(exit code 0\)/);
+    let after: unknown;
+    try {
+      session.act({ id: GameAction.ACTION1 });
+    } catch (err) {
+      after = err;
+    }
+    expect(after).toMatchObject({ kind: 'died', message: expect.stringMatching(/^the Python process that held this session ended before this request: the game ended its Python process \(exit code 0\)/) });
+    // the game's other requests go to a fresh process
+    expect(game.root(1).status).toBe('playing');
   });
 
   it('reports a game whose constructor raises as a crash at every level’s reset, with no action', async () => {

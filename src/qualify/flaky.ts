@@ -1,4 +1,5 @@
 /** Repeats a flaky step's sequence in its reproduction until replay is all but sure to catch it. */
+import { rethrowInterruption } from '../errors.js';
 import { GameAction, unplayable, type Action, type Check, type Game } from '../engine/index.js';
 import { reproduces } from './shrink.js';
 
@@ -41,7 +42,8 @@ export function repeatFlaky(game: Game, level: number, actions: Action[], check:
       const key = Buffer.from(game.encode(last ? game.step(state, last) : game.init(level))).toString('latin1');
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
-  } catch {
+  } catch (err) {
+    rethrowInterruption(err);
     // The sequence itself fails when played again here (a game whose restored states behave unlike
     // it): recorded once, as found.
     return [...actions];

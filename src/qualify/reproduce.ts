@@ -20,6 +20,7 @@ import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
 import { openSession, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
+import { rethrowInterruption } from '../errors.js';
 import { makeDir, writeFileAtomic } from '../files.js';
 import { PythonGame } from '../python/index.js';
 import { cutCycles, frameProblem, unplayable, type Check } from '../engine/index.js';
@@ -34,7 +35,8 @@ export function writeReproduction(path: string, game: Game, level: number, actio
   try {
     // A reset state that was never built (init hung, or ate its thread's memory) is not built again here.
     if (!(unplayable(check) && actions.length === 0)) session = openSession(game, from ? 1 : level);
-  } catch {
+  } catch (err) {
+    rethrowInterruption(err);
     // init threw: the recording is the RESET that shows it, unplayed.
   }
   const guid = randomUUID();
@@ -61,7 +63,8 @@ export function writeReproduction(path: string, game: Game, level: number, actio
     let result: FrameData;
     try {
       result = session.act(action);
-    } catch {
+    } catch (err) {
+      rethrowInterruption(err);
       lines.push(unplayed(action));
       // A flaky fault's sequence is repeated after a RESET: the repeats go on from there.
       if (played[i + 1]?.id === GameAction.RESET) continue;
@@ -84,7 +87,8 @@ function playedFrom(game: Game, level: number, actions: readonly Action[]): Acti
   const path = game.startPath(level);
   try {
     if (!path || game.root(level).levelStart !== 'played') return undefined;
-  } catch {
+  } catch (err) {
+    rethrowInterruption(err);
     return undefined; // the start cannot be built: the recording starts at the level, unplayed
   }
   const toLevel = path.map(actionFromCode);

@@ -4,6 +4,7 @@
  * chunks while the fault still reproduces), and by a breadth-first search (the explorer) for the
  * shortest path to the faulty state, keeping the shortest sequence that still reproduces.
  */
+import { rethrowInterruption } from '../errors.js';
 import { actionFromCode, parseAction, type Action } from '../engine/index.js';
 import type { Game } from '../engine/index.js';
 import { fingerprint, initIdentity } from '../engine/index.js';
@@ -24,7 +25,8 @@ function playPrefix(game: Game, level: number, prefix: readonly Action[]): { sta
     }
     if (game.status(state) !== 'playing') return undefined;
     return { state, bytes: game.encode(state) };
-  } catch {
+  } catch (err) {
+    rethrowInterruption(err);
     return undefined;
   }
 }
@@ -41,7 +43,8 @@ export function reproduces(game: Game, level: number, check: Check, actions: rea
   if (check === 'random-win') {
     try {
       return game.status(game.step(at.state, last)) === 'won';
-    } catch {
+    } catch (err) {
+      rethrowInterruption(err);
       return false;
     }
   }
@@ -118,6 +121,7 @@ async function searchShortest(game: Game, level: number, check: Check, actions: 
     }
     return found;
   } catch (err) {
+    rethrowInterruption(err);
     if (err instanceof GameCrash && check === 'exception') return [err.actions.map(parseAction)];
   }
   return [];

@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ACTION_NAMES, GRID, GameAction, actionCode, actionName, type Action } from '../engine/index.js';
 import type { Frame, Game } from '../engine/index.js';
-import { InputError } from '../errors.js';
+import { InputError, rethrowInterruption } from '../errors.js';
 import { ActionError, afterEnd, openSession, type FrameData, type GameSession } from '../engine/index.js';
 import { IdentityFrames, frameProblem, inspectStep, type Check } from '../engine/index.js';
 import type { RecordedStep, Recording } from './read.js';
@@ -75,7 +75,8 @@ function checkTransition(game: Game, session: GameSession, action: Action, where
   let preBytes: Uint8Array;
   try {
     preBytes = game.encode(pre);
-  } catch {
+  } catch (err) {
+    rethrowInterruption(err);
     return undefined;
   }
   // Re-step a few times: a flaky step differs only sometimes, and it should be named as the
@@ -120,6 +121,7 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
     try {
       result = session.act(step.action);
     } catch (err) {
+      rethrowInterruption(err);
       if (err instanceof ActionError) {
         if (divergence) break;
         throw new InputError(`${recording.file}:${step.line}: ${err.message}`);
