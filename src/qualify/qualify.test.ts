@@ -13,6 +13,7 @@ import { readRecording } from '../recording/read.js';
 import { replayRecording } from '../recording/replay.js';
 import { levelQualification } from '../sweep/qualification.js';
 import { qualify } from './qualify.js';
+import { reproduce } from './reproduce.js';
 import type { Finding, QualifyResult } from './types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'arcgraph-qualify-test-'));
@@ -188,6 +189,22 @@ describe('qualify interrupted', () => {
     expect(result.levels[0].regimes.random1.status).toBe('interrupted');
     expect(result.levels[0].regimes.random1.steps).toBeLessThan(50_000);
     expect(result.levels[0].regimes.random2!.status).toBe('skipped');
+  });
+});
+
+describe('reproductions stopped by a Ctrl-C that ended the game\'s processes mid-shrink', () => {
+  it('keeps every finding as found, writes no reproduction from there on, and says interrupted (the error was read as the game\'s crash)', async () => {
+    const { game } = await loadGame(fixture('boom'));
+    // A real ARC game's step whose Python process a Ctrl-C ended: the bridge's `interrupted` error.
+    const stopped = Object.create(game) as Game;
+    stopped.step = () => {
+      throw Object.assign(new Error('a Python process of the game was stopped by SIGINT'), { kind: 'interrupted' });
+    };
+    const actions = ['ACTION1', 'ACTION1', 'ACTION2', 'ACTION2'].map(parseAction);
+    const raw = [1, 2].map((n) => ({ regime: 'fuzz' as const, check: 'exception' as const, level: 1, severity: 'fail' as const, message: `boom ${n}`, actions }));
+    const r = await reproduce(stopped, raw, { out: join(dir, 'reproduce-interrupted') });
+    expect(r.interrupted).toBe(true);
+    expect(r.findings.map((f) => [f.message, f.actions.length, f.reproduction])).toEqual([['boom 1', 4, undefined], ['boom 2', 4, undefined]]);
   });
 });
 

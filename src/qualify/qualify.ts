@@ -70,8 +70,8 @@ export async function qualify(source: GameSource, options: QualifyOptions = {}):
   }
   const { findings, out } = reproduced;
   const count = (regime: Regime, level: number): number => findings.filter((f) => f.regime === regime && f.level === level).length;
-  // An interrupted run qualifies nothing: its regimes did not play their steps.
-  const interrupted = options.signal?.aborted === true;
+  // An interrupted run qualifies nothing: its regimes did not play their steps (or its reproductions were not all written).
+  const interrupted = options.signal?.aborted === true || reproduced.interrupted === true;
   const result: QualifyResult = {
     game: game.id,
     passed: !interrupted && findings.every((f) => f.severity === 'warn'),

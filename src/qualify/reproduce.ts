@@ -20,7 +20,7 @@ import type { Finding, QualifyOptions } from './types.js';
 import type { Game } from '../engine/index.js';
 import { openSession, type FrameData } from '../engine/index.js';
 import { frameDataToJson, recordingText, type RecordedFrameData } from '../recording/index.js';
-import { rethrowInterruption } from '../errors.js';
+import { isInterrupted, rethrowInterruption } from '../errors.js';
 import { makeDir, writeFileAtomic } from '../files.js';
 import { PythonGame } from '../python/index.js';
 import { cutCycles, frameProblem, unplayable, type Check } from '../engine/index.js';
@@ -106,7 +106,7 @@ function playedFrom(game: Game, level: number, actions: readonly Action[]): Acti
 }
 
 /** Shrinks every fault and writes its reproduction (played on `recorder`: the game, or the same game off this thread); playback findings point at their recording. */
-export async function reproduce(game: Game, raw: RawFault[], options: QualifyOptions, recorder: Game = game): Promise<{ findings: Finding[]; out?: string }> {
+export async function reproduce(game: Game, raw: RawFault[], options: QualifyOptions, recorder: Game = game): Promise<{ findings: Finding[]; out?: string; interrupted?: true }> {
   let out: string | undefined;
   const folder = (): string => {
     if (!out) {
@@ -117,30 +117,44 @@ export async function reproduce(game: Game, raw: RawFault[], options: QualifyOpt
   };
   const limits = options.search ?? { maxNodes: 200_000, maxSeconds: 20 };
   const findings: Finding[] = [];
+  // A Ctrl-C that ended the game's Python processes mid-shrink (the main thread blocked in a step, its
+  // handler not run yet): the findings from there on are kept as found, with no reproduction.
+  let stopped = false;
   for (const [n, fault] of raw.entries()) {
     const finding: Finding = { regime: fault.regime, check: fault.check, level: fault.level, severity: fault.severity, message: fault.message, actions: fault.actions.map(actionName) };
-    if (fault.file) {
-      finding.reproduction = fault.file;
+    if (fault.file || stopped) {
+      if (fault.file) finding.reproduction = fault.file;
       findings.push(finding);
       continue;
     }
-    let recorded: Action[];
-    if (fault.earlier) {
-      // Two states with equal bytes: both sequences, the second after a full reset to the level.
-      recorded = [...cutCycles(game, fault.level, fault.earlier), RESET, RESET, ...cutCycles(game, fault.level, fault.actions)];
-      finding.actions = recorded.map(actionName);
-    } else {
-      const pinned = fault.check === 'exception' ? fault.message : undefined;
-      // Interrupted: the sequence as found (cycles cut), without the searches of a full shrink.
-      const actions = options.signal?.aborted ? cutCycles(game, fault.level, fault.actions) : await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
-      finding.actions = actions.map(actionName);
-      // A fault that comes and goes (a step, a render, an exception) is repeated until replay is all but sure to see it.
-      recorded = repeatFlaky(game, fault.level, actions, fault.check, pinned);
+    try {
+      finding.reproduction = await reproduceOne(game, fault, finding, n, folder, limits, options, recorder);
+    } catch (err) {
+      if (!isInterrupted(err)) throw err;
+      stopped = true;
+      finding.actions = fault.actions.map(actionName);
     }
-    const path = join(folder(), `${game.id}.qualify-${fault.check}.${n + 1}.${randomUUID()}.recording.jsonl`);
-    writeReproduction(path, recorder, fault.level, recorded, fault.check);
-    finding.reproduction = path;
     findings.push(finding);
   }
-  return { findings, out };
+  return { findings, out, ...(stopped && { interrupted: true as const }) };
+}
+
+/** Shrinks one fault (its actions set on `finding`) and writes its reproduction: the file's path. */
+async function reproduceOne(game: Game, fault: RawFault, finding: Finding, n: number, folder: () => string, limits: NonNullable<QualifyOptions['search']>, options: QualifyOptions, recorder: Game): Promise<string> {
+  let recorded: Action[];
+  if (fault.earlier) {
+    // Two states with equal bytes: both sequences, the second after a full reset to the level.
+    recorded = [...cutCycles(game, fault.level, fault.earlier), RESET, RESET, ...cutCycles(game, fault.level, fault.actions)];
+    finding.actions = recorded.map(actionName);
+  } else {
+    const pinned = fault.check === 'exception' ? fault.message : undefined;
+    // Interrupted: the sequence as found (cycles cut), without the searches of a full shrink.
+    const actions = options.signal?.aborted ? cutCycles(game, fault.level, fault.actions) : await shrink(game, fault.level, fault.check, fault.actions, limits, pinned);
+    finding.actions = actions.map(actionName);
+    // A fault that comes and goes (a step, a render, an exception) is repeated until replay is all but sure to see it.
+    recorded = repeatFlaky(game, fault.level, actions, fault.check, pinned);
+  }
+  const path = join(folder(), `${game.id}.qualify-${fault.check}.${n + 1}.${randomUUID()}.recording.jsonl`);
+  writeReproduction(path, recorder, fault.level, recorded, fault.check);
+  return path;
 }
