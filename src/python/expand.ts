@@ -97,6 +97,9 @@ const TOTALS = STAT_KEYS.length + 1;
 
 let explorations = 0;
 
+/** Why a successor that differs under another PYTHONHASHSEED is a warning (hashOrderWarning, otherSeedSample). */
+const HASH_ORDER_WHY = ': the game follows the hash order of strings (iterates a set of them, or hashes one), which ARC randomises per process, so this answer holds under one seed alone';
+
 /** One level of a Python game opened for exploring. */
 export class PythonLevel {
   /** Names this exploration to the processes, which send each successor's snapshot once in it. */
@@ -175,7 +178,7 @@ export class PythonLevel {
    */
   private async hashOrderWarning(result: BatchRecords, digests: Uint8Array): Promise<BatchRecords['identity'] | undefined> {
     const other = await this.otherSeed!;
-    const why = ': the game follows the hash order of strings (iterates a set of them, or hashes one), which ARC randomises per process, so this answer holds under one seed alone';
+    const why = HASH_ORDER_WHY;
     if (typeof other === 'string') return other.startsWith('the level start is the same') ? undefined : { state: 0, action: 0, message: other + why };
     if (result.error?.state === 0 || other.header.error) return undefined; // a fault of the start: the exploration reports it
     const count = result.recordEnds[0];
@@ -184,6 +187,42 @@ export class PythonLevel {
     for (let r = 0; r < Math.max(count, theirs.length); r++) {
       const differs = r >= count || r >= theirs.length || theirs[r] !== result.action[r] || outcomes[r] !== result.outcome[r] || !sameBytes(other.blobs[2].subarray(r * 16, r * 16 + 16), digests.subarray(r * 16, r * 16 + 16));
       if (differs) return { state: 0, action: r < theirs.length ? theirs[r] : result.action[r], message: `this move from the level start gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${why}` };
+    }
+    return undefined;
+  }
+
+  /**
+   * The batch's checked transitions past the start (those of its first `checkFirst` states and the
+   * 1 in 256 whose successor's digest begins with a zero byte: the ones its process took again)
+   * stepped again in the process under another PYTHONHASHSEED: the first whose successor differs
+   * there is the warning that the game follows string hash order (a set of names iterated deep in
+   * the level). The start's moves are hashOrderWarning's.
+   */
+  private async otherSeedSample(batch: SnapshotBatch, result: BatchRecords, digests: Uint8Array): Promise<BatchRecords['identity'] | undefined> {
+    const pre: Uint8Array[] = [];
+    const actions: number[] = [];
+    const at: { state: number; record: number }[] = [];
+    const check = batch.checkFirst ?? 0;
+    for (let s = batch.rootFirst ? 1 : 0, r = s > 0 ? result.recordEnds[0] : 0; s < result.recordEnds.length; s++) {
+      const state = batch.states.subarray(s > 0 ? batch.ends[s - 1] : 0, batch.ends[s]);
+      for (; r < result.recordEnds[s]; r++) {
+        if (s >= check && digests[r * 16] !== 0) continue;
+        pre.push(state);
+        actions.push(result.action[r]);
+        at.push({ state: s, record: r });
+      }
+    }
+    if (pre.length === 0) return undefined;
+    let m: Message;
+    try {
+      m = await this.game.runUnderOtherSeed({ op: 'restep', actions }, pre, pre.length, this.stopped.signal);
+    } catch (err) {
+      if (!(err instanceof PythonError) || err.kind === 'interrupted') throw err;
+      return undefined; // that process failed (or the exploration stopped): no answer to compare
+    }
+    for (const [i, { state, record }] of at.entries()) {
+      if (sameBytes(m.blobs[i], digests.subarray(record * 16, record * 16 + 16))) continue;
+      return { state, action: actions[i], message: `this step gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${HASH_ORDER_WHY}` };
     }
     return undefined;
   }
@@ -228,6 +267,10 @@ export class PythonLevel {
     if (batch.rootFirst && this.otherSeed) {
       const warning = await this.hashOrderWarning(result, digests);
       if (warning && !result.identity) result.identity = warning;
+    }
+    if (!result.identity && !result.error) {
+      const warning = await this.otherSeedSample(batch, result, digests);
+      if (warning) result.identity = warning;
     }
     return result;
   }

@@ -244,7 +244,7 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // A game with neither (gr01 seeds the global random in its constructor): no warning (above).
   });
 
-  it('warns when the game follows string hash order, which ARC randomises per process (ho01 at its construction, ho02 in a move from the start)', async () => {
+  it('warns when the game follows string hash order, which ARC randomises per process (ho01 at its construction, ho02 in a move from the start, ho04 in a checked step past it)', async () => {
     // Pinned PYTHONHASHSEED=0 in every host, both gave one "exact" answer and no warning (the probe's pf12).
     // The truth under each seed, from Python itself: ho01's door is the first name of a frozenset (P(win) 2/door
     // by gambler's ruin from x=2), ho02's ACTION5 jumps to the first of a set (5 wins: 47/55 by hand in ho02.py).
@@ -259,6 +259,10 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
         const moved = await explore(apart('ho02', engine), { level: 1, workers });
         expect([moved.nodes, moved.pWin.exact && `${moved.pWin.exact.p}/${moved.pWin.exact.q}`]).toEqual([6, '47/55']);
         expect(moved.identityWarning).toEqual({ message: expect.stringMatching(/^this move from the level start gives another successor in a process under another PYTHONHASHSEED/), actions: ['ACTION5'] });
+        // ho04: the same jump, armed first (ACTION3): the start's moves agree under both seeds, the armed state's
+        // ACTION5 (among the first states, whose transitions are all checked) does not. It was 12 states, exact 439/605, no warning.
+        const deeper = await explore(apart('ho04', engine), { level: 1, workers });
+        expect([deeper.nodes, deeper.identityWarning]).toEqual([12, { message: expect.stringMatching(/^this step gives another successor in a process under another PYTHONHASHSEED \(1; .*follows the hash order of strings/), actions: ['ACTION3', 'ACTION5'] }]);
       }
     }
     // Games that follow no hash order: no warning (the fixtures above and below, the 14 shared games in arc-games.test.ts).
