@@ -11,7 +11,7 @@ import { AnalysisStop, runSteps, runStepsAsync, type Steps } from './steps.js';
 
 export interface AnalyzeOptions {
   policy?: Policy;
-  /** Random-win probability a level must stay below (default 1e-4). */
+  /** Random-win probability a level must not exceed (default 1e-4). */
   threshold?: number;
   /** A tutorial level: its verdict is reported but exempt. */
   tutorial?: boolean;

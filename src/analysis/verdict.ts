@@ -7,17 +7,18 @@ export type Verdict = 'pass' | 'fail' | 'inconclusive';
 export const DEFAULT_THRESHOLD = 1e-4;
 
 /**
- * Pass when even the upper bound is below the threshold, fail when even the lower bound reaches it.
+ * Pass when even the upper bound is at most the threshold (ARC: a level must not be solved "more often
+ * than 1 in 10,000 attempts", so exactly 1 in 10,000 passes), fail when even the lower bound is above it.
  * Compared exactly with the threshold as written (1e-4 is 1/10,000, not the nearest double), and an
  * exact probability by its fraction.
  */
 export function verdictFor(lower: number, upper: number, threshold: number, exact?: Fraction, bounds: { lower?: Fraction; upper?: Fraction } = {}): Verdict {
   const t = decimalFraction(threshold);
-  const below = (f: Fraction): boolean => f.num * t.den < t.num * f.den;
-  if (exact) return below(exact) ? 'pass' : 'fail';
-  // Exact bounds where a partial graph's solves were exact: a double rounded down can fall just below the threshold its fraction meets.
-  if (below(bounds.upper ?? floatFraction(upper))) return 'pass';
-  if (!below(bounds.lower ?? floatFraction(lower))) return 'fail';
+  const atMost = (f: Fraction): boolean => f.num * t.den <= t.num * f.den;
+  if (exact) return atMost(exact) ? 'pass' : 'fail';
+  // Exact bounds where a partial graph's solves were exact: a bound's double can lie across the threshold its fraction meets.
+  if (atMost(bounds.upper ?? floatFraction(upper))) return 'pass';
+  if (!atMost(bounds.lower ?? floatFraction(lower))) return 'fail';
   return 'inconclusive';
 }
 

@@ -30,7 +30,7 @@ Options:
   --export FILE      write the graph: FILE.gexf (Gephi) or FILE.json (Graphology)
   --policy P         random policy: available (uniform over the game's actions, default) or
                      reference (the ARC-AGI-3-Agents random agent, uniform over ACTION1..7)
-  --threshold P      random-win probability a level must stay below (default 1e-4)
+  --threshold P      random-win probability a level must not exceed (default 1e-4: 1 in 10,000 passes)
   --within K         also the probability of winning within K actions
 ${STEP_USAGE}
   --json             print one JSON object
