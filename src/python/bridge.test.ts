@@ -175,13 +175,21 @@ describe('the Python bridge on the fixture games', () => {
     // From where the coinless shortest win leads, no win: right for that start, and it says so.
     const two = await explore(game, { level: 2, workers: 1 });
     expect([two.python?.levelStart, two.winReachable]).toEqual(['played', false]);
-    expect(two.python?.startNote).toBe('level 1 ends in 2 different won states (the game keeps something of how it was won): this start is where its shortest win leads, another win may start this level elsewhere (--start-actions plays one)');
+    expect(two.python?.startNote).toBe('level 1 ends in 2 different won states: this start is where its shortest win leads; another win may start this level elsewhere (a sweep explores it from up to 3 of the others: otherStarts; --start-actions plays one)');
+    // where the other won state is: the path a sweep explores level 2 from too
+    expect(one.python?.otherWins).toEqual([['ACTION2', 'ACTION5', 'ACTION2', 'ACTION4']]);
     // A start the user gives is theirs: no note.
     const coin = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'cn01'), { engine: FIXTURE_ENGINE });
     opened.push(coin);
     coin.setStart(2, ['ACTION2', 'ACTION5', 'ACTION2', 'ACTION4'].map(parseAction), true);
     const played = await explore(coin, { level: 2, workers: 1 });
     expect([played.winReachable, played.shortestWin?.actions, played.python?.startNote]).toEqual([true, ['ACTION2', 'ACTION4'], undefined]);
+    // A level 1 explored partially may have other wins past its budget (it said nothing: probe ph06)
+    const cut = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'cn01'), { engine: FIXTURE_ENGINE });
+    opened.push(cut);
+    const partial = await explore(cut, { level: 1, workers: 1, maxNodes: 6 });
+    expect([partial.fullyExplored, partial.terminals.won]).toEqual([false, 1]);
+    expect((await explore(cut, { level: 2, workers: 1 })).python?.startNote).toBe('level 1 was explored partially: this start is where its shortest win found leads; a win past its budget may start this level elsewhere');
   });
 
   it("steps the middle of a click class three grid cells across, where a target's bullseye is (bt01)", async () => {

@@ -63,6 +63,13 @@ export interface PythonExploreInfo {
    * (explored as the engine steps them).
    */
   unoffered: UnofferedMode;
+  /**
+   * Where the other won states are (up to OTHER_WINS, the shortest action paths from the level's start
+   * to the won states after the shortest win's, in BFS order): another way to win that the game may
+   * carry into the next level, which a sweep explores from each (its report's otherStarts). Set by the
+   * level's analysis (src/level.ts).
+   */
+  otherWins?: string[][];
 }
 
 /** How clicks were expanded: a probability is exact only when the partition is. */

@@ -91,6 +91,9 @@ export interface PyRoot {
 const STATUS: readonly Status[] = ['playing', 'won', 'lost'];
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
+/** How many other won states a level's result names (otherWins): a sweep explores the next level from each. */
+export const OTHER_WINS = 3;
+
 export class PythonGame implements Game<PyState> {
   readonly id: string;
   readonly title: string;
@@ -111,8 +114,8 @@ export class PythonGame implements Game<PyState> {
   private readonly otherSeed: PythonPool;
   /** Winning paths (action codes from the level's start) found so far, by level. */
   private readonly wins = new Map<number, number[]>();
-  /** Each explored level's count of different won states (recordWonStates). */
-  private readonly wonStates = new Map<number, number>();
+  /** Each explored level's count of different won states, and whether its graph was complete (recordWonStates). */
+  private readonly wonStates = new Map<number, { count: number; complete: boolean }>();
   /** Paths from the game's RESET to a level's start, by level (the user's, or a sweep's). */
   private readonly starts = new Map<number, number[]>();
   /** Levels whose start path the user gave (--start-actions): it must reach the level. */
@@ -169,18 +172,22 @@ export class PythonGame implements Game<PyState> {
   }
 
   /**
-   * Records how many different won states `level`'s graph ended in: more than one, and the game keeps
-   * something of how the level was won, so a later level's start depends on it (a played start says so).
+   * Records how many different won states `level`'s graph ended in, and whether the graph was complete:
+   * with more than one (or a partial graph, whose other wins may lie past its budget), a later level's
+   * start may depend on how the level was won (a played start says so).
    */
-  recordWonStates(level: number, count: number): void {
-    this.wonStates.set(level, count);
+  recordWonStates(level: number, count: number, complete = true): void {
+    this.wonStates.set(level, { count, complete });
   }
 
-  /** The note of a played start of `level` reached from the earlier levels' wins, when one of them ends in several won states. */
+  /** The note of a played start of `level` reached from the earlier levels' wins, when another win of one of them may start it elsewhere. */
   private carriedNote(level: number): string | undefined {
     for (let l = level - 1; l >= 1; l--) {
-      const count = this.wonStates.get(l) ?? 0;
-      if (count > 1) return `level ${l} ends in ${count} different won states (the game keeps something of how it was won): this start is where its shortest win leads, another win may start this level elsewhere (--start-actions plays one)`;
+      const won = this.wonStates.get(l);
+      if (!won) continue;
+      // Two won states may differ only in what the game does not read (the level it left): "may" is all that is known.
+      if (won.count > 1) return `level ${l} ends in ${won.count} different won states: this start is where its shortest win leads; another win may start this level elsewhere (a sweep explores it from up to ${OTHER_WINS} of the others: otherStarts; --start-actions plays one)`;
+      if (!won.complete) return `level ${l} was explored partially: this start is where its shortest win found leads; a win past its budget may start this level elsewhere`;
     }
     return undefined;
   }

@@ -87,6 +87,25 @@ export interface PythonLevelReport {
   unoffered: 'stay' | 'step';
   /** Those unoffered actions that changed the state where they were tried (the level's start and checked states); older reports read as none. */
   unofferedActs: string[];
+  /** Paths from the level's start to won states other than the shortest win's (up to 3, BFS order): where other wins lead. Absent in older reports. */
+  otherWins?: string[][];
+  /** The level explored from the starts the previous level's other wins lead to (a chained sweep's); its outcome is the worst. Absent when none. */
+  otherStarts?: OtherStartReport[];
+}
+
+/** A level explored from a start another win of the previous level leads to. */
+export interface OtherStartReport {
+  /** From the game's RESET to this start. */
+  startActions: string[];
+  nodes: number;
+  fullyExplored: boolean;
+  winReachable: boolean;
+  /** Length of the shortest win from this start, or null when none was found. */
+  shortestWin: number | null;
+  pWin: { lower: number; upper: number; exact: { p: string; q: string } | null };
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  /** The exploration's identity warning, or a game step's crash there, in one line; null when none. */
+  problem: string | null;
 }
 
 /** The fuzz regime's performance profile of a level (see qualify's Profile). */
@@ -313,7 +332,20 @@ const pythonSchema = obj({
   clicks: nullable(obj({ method: oneOf('classes', 'all-cells'), partition: oneOf('exact', 'sampled'), classes: count, samples: count, split: count, splitCells: count })),
   unoffered: oneOf('stay', 'step'),
   unofferedActs: arr(str),
-});
+  otherWins: arr(arr(str)),
+  otherStarts: arr(
+    obj({
+      startActions: arr(str),
+      nodes: count,
+      fullyExplored: bool,
+      winReachable: bool,
+      shortestWin: nullable(count),
+      pWin: obj({ lower: probability, upper: probability, exact: nullable(obj({ p: str, q: str })) }),
+      verdict: oneOf('pass', 'fail', 'inconclusive'),
+      problem: nullable(str),
+    }),
+  ),
+}, { optional: ['otherWins', 'otherStarts'] });
 const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
 
 const exploreSchema = obj({

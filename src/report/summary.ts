@@ -98,7 +98,12 @@ export function formatPythonRun(py: PythonLevelReport, level?: number): string {
   // level 1 has no earlier levels: it starts at the game's RESET
   const start = py.levelStart !== 'played' ? "started at the engine's set_level" : level === 1 ? "started at the game's RESET" : 'started where the shortest wins of the earlier levels lead';
   const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : '';
-  return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}`;
+  const others = (py.otherStarts ?? []).map((o) => {
+    const p = o.pWin.exact ? `p ${o.pWin.exact.p}/${o.pWin.exact.q}` : `p in [${formatProbability(o.pWin.lower)}, ${formatProbability(o.pWin.upper)}]`;
+    return `(${o.startActions.join(' ')}): ${o.nodes} states${o.fullyExplored ? '' : ' (partial)'}, shortest ${o.shortestWin ?? 'none found'}, ${p}, ${o.verdict}${o.problem ? `, ${o.problem}` : ''}`;
+  });
+  const also = others.length > 0 ? `; also explored from the starts other wins of the previous level lead to: ${others.join('; ')}` : '';
+  return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}${also}`;
 }
 
 /** The fuzz regime's performance profile of a level in one line (the slowest step with the actions before it). */

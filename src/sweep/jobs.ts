@@ -9,14 +9,14 @@
 import { isInterrupted } from '../errors.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { codeName, parseAction, type Game } from '../engine/index.js';
+import { actionFromCode, codeName, parseAction, type Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
 import { StepTimeout, threadedGame } from '../parallel/index.js';
 import { exploreLevel } from '../level.js';
 import { PythonGame } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
-import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, QualificationReport, RanOn } from '../report/index.js';
+import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, OtherStartReport, QualificationReport, RanOn } from '../report/index.js';
 import type { LoadedGame } from '../suite/index.js';
 import type { StateGraph } from '../graph/index.js';
 import { startHash } from './hashes.js';
@@ -125,13 +125,72 @@ export function offThread(loaded: LoadedGame, stepSeconds?: number): { game: Gam
   return { game, close: () => game.close() };
 }
 
-async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number): Promise<ExploreJobResult> {
+async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, started: number, others: readonly string[][]): Promise<ExploreJobResult> {
   const here = offThread(loaded, ctx.stepSeconds);
   try {
-    return await exploreLevelJob(job, loaded, here.game, ctx, started);
+    const result = await exploreLevelJob(job, loaded, here.game, ctx, started);
+    if (others.length > 0 && result.explore?.python) {
+      result.explore.python.otherStarts = await exploreOtherStarts(job, loaded, ctx, others);
+      result.ranOn = ranOn(job, ctx, started);
+    }
+    return result;
   } finally {
     here.close();
   }
+}
+
+/**
+ * A chained level explored again from each start the previous level's other wins lead to (its
+ * python.otherWins, from RESET), with the level's budget each: a level that one way of winning the
+ * previous level makes easy is judged by that start too (levelOutcome). The chain goes on from the
+ * shortest win's start alone: the next level's start, the wins recorded, are left as they were.
+ */
+async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, others: readonly string[][]): Promise<OtherStartReport[]> {
+  const game = loaded.game as PythonGame;
+  const level = job.level!;
+  const { settings } = job;
+  const primary = game.startPath(level);
+  const out: OtherStartReport[] = [];
+  try {
+    for (const startActions of others) {
+      if (ctx.signal?.aborted) throw new JobInterrupted();
+      game.setStart(level, startActions.map(parseAction));
+      const report: OtherStartReport = { startActions: [...startActions], nodes: 0, fullyExplored: false, winReachable: false, shortestWin: null, pWin: { lower: 0, upper: 1, exact: null }, verdict: 'inconclusive', problem: null };
+      try {
+        const { report: r } = await exploreLevel(loaded, {
+          level,
+          workers: ctx.workers,
+          maxNodes: settings.budget.nodes,
+          maxSeconds: settings.budget.seconds,
+          signal: ctx.signal,
+          stepSeconds: ctx.stepSeconds,
+          maxMemory: ctx.maxMemory,
+          policy: settings.policy,
+          threshold: settings.threshold,
+          recordWins: false,
+        });
+        if (r.stopReason === 'interrupted' || r.pWin.interrupted) throw new JobInterrupted();
+        const exact = r.pWin.exact;
+        Object.assign(report, {
+          nodes: r.nodes,
+          fullyExplored: r.fullyExplored,
+          winReachable: r.winReachable,
+          shortestWin: r.shortestWin?.length ?? null,
+          pWin: { lower: r.pWin.lower, upper: r.pWin.upper, exact: exact ? { p: String(exact.p), q: String(exact.q) } : null },
+          verdict: r.verdict,
+          problem: r.identityWarning ? `identity is unstable: ${r.identityWarning.message}` : null,
+        });
+      } catch (err) {
+        if (isInterrupted(err)) throw new JobInterrupted();
+        if (!(err instanceof GameCrash)) throw err;
+        report.problem = `${err.kind === 'hang' ? 'hung' : err.kind === 'out-of-memory' ? 'ran out of memory' : 'crashed'} after ${err.actions.length} actions [${err.actions.join(', ')}]: ${err.reason}`;
+      }
+      out.push(report);
+    }
+  } finally {
+    if (primary) game.setStart(level, primary.map(actionFromCode));
+  }
+  return out;
 }
 
 async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, ctx: RunContext, started: number): Promise<ExploreJobResult> {
@@ -280,11 +339,21 @@ function placeStarts(loaded: LoadedGame, job: PlannedJob, inputs: ReadonlyMap<st
     const r = inputs.get(id);
     if (r?.stage !== 'explore' || !r.startActions) continue;
     game.setStart(r.level, r.startActions.map(parseAction));
-    if (r.explore) game.recordWonStates(r.level, r.explore.terminals.won);
+    if (r.explore) game.recordWonStates(r.level, r.explore.terminals.won, r.explore.fullyExplored);
     const win = r.analysis?.shortestWin;
     // a win listed in full (long ones are cut in reports) leads to the next level's start
     if (win && win.actions.length === win.length && r.level < game.levels) game.setStart(r.level + 1, [...r.startActions, ...win.actions].map(parseAction));
   }
+}
+
+/** The starts, from RESET, that the other wins of the level before `job`'s lead to (a chained real ARC game's explore job). */
+function otherStarts(job: PlannedJob, inputs: ReadonlyMap<string, JobResult>): string[][] {
+  if (job.stage !== 'explore' || job.level === null) return [];
+  for (const id of job.reads) {
+    const r = inputs.get(id);
+    if (r?.stage === 'explore' && r.level === job.level - 1 && r.startActions) return (r.explore?.python?.otherWins ?? []).map((w) => [...r.startActions!, ...w]);
+  }
+  return [];
 }
 
 /**
@@ -299,7 +368,7 @@ export async function runJob(job: PlannedJob, loaded: LoadedGame, inputs: Readon
     // A chained level reads the previous level's exploration (Python games start it where that
     // level's shortest win leads); the suite's games start every level from init(level).
     if (job.reads.length > 0) needed<ExploreJobResult>(job, inputs, 'explore');
-    return exploreJob(job, loaded, ctx, started);
+    return exploreJob(job, loaded, ctx, started, loaded.game instanceof PythonGame ? otherStarts(job, inputs) : []);
   }
   if (job.stage === 'monte-carlo') return monteCarloJob(job, loaded, needed<ExploreJobResult>(job, inputs, 'explore'), ctx, started);
   return qualifyJob(job, loaded, ctx, started);

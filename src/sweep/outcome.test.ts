@@ -66,7 +66,19 @@ describe('levelOutcome', () => {
   it('says an exact probability just at the threshold as its fraction, which three digits would hide', () => {
     const a = analysis(2049 / 20_480_000);
     a.pWin.exact = { p: '2049', q: '20480000', oneIn: 20_480_000 / 2049 };
-    expect(levelOutcome(level(a, true)).reasons).toEqual(['a random policy wins with probability 2049/20480000 (1.00e-4), not below 0.0001']);
+    expect(levelOutcome(level(a, true)).reasons).toEqual(['a random policy wins with probability 2049/20480000 (1.00e-4), above 0.0001']);
+  });
+
+  it('judges a level from every start another win of the level before leads to: the worst counts, a tutorial is exempt', () => {
+    const other = (verdict: 'pass' | 'fail' | 'inconclusive', lower: number, upper: number, problem: string | null = null) => ({ startActions: ['ACTION2'], nodes: 5, fullyExplored: verdict !== 'inconclusive', winReachable: true, shortestWin: 1, pWin: { lower, upper, exact: lower === upper ? { p: '1', q: '2' } : null }, verdict, problem });
+    const rare = analysis(1e-6);
+    expect(levelOutcome({ ...level(rare, true), otherStarts: [other('pass', 5e-5, 5e-5)] })).toEqual({ outcome: 'pass', reasons: [] });
+    expect(levelOutcome({ ...level(rare, true), otherStarts: [other('fail', 0.5, 0.5)] })).toEqual({ outcome: 'fail', reasons: ['from the start another win of the previous level leads to (ACTION2), a random policy wins with probability 1/2 (0.500), above 0.0001'] });
+    expect(levelOutcome({ ...level(rare, true), otherStarts: [other('inconclusive', 0, 0.5)] })).toEqual({ outcome: 'inconclusive', reasons: ['from the start another win of the previous level leads to (ACTION2): p in [0, 0.500] straddles 0.0001'] });
+    expect(levelOutcome({ ...level(rare, true), otherStarts: [other('pass', 0, 0, 'crashed after 1 actions [ACTION1]: boom')] }).reasons).toEqual(['from the start another win of the previous level leads to (ACTION2): crashed after 1 actions [ACTION1]: boom']);
+    expect(levelOutcome({ ...level(rare, true, true), otherStarts: [other('fail', 0.5, 0.5)] })).toEqual({ outcome: 'pass', reasons: [] });
+    // and a level unsolvable from its start says why that start may not be the only one
+    expect(levelOutcome({ ...level(analysis(0), true), startNote: 'level 1 was explored partially: ...' }).reasons).toEqual(['no win is reachable: the graph is complete, so no play solves the level from its start (level 1 was explored partially: ...)']);
   });
 
   it('fails a non-tutorial level that random play wins too often, and exempts a tutorial one', () => {

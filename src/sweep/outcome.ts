@@ -1,5 +1,5 @@
 /** How a level's findings add up to one outcome, and the levels' outcomes to a game's. */
-import type { AnalysisNumbers, CrashKind, LevelReport, MonteCarloNumbers, Outcome, QualificationReport } from '../report/index.js';
+import type { AnalysisNumbers, CrashKind, LevelReport, MonteCarloNumbers, OtherStartReport, Outcome, QualificationReport } from '../report/index.js';
 import { formatProbability as show, UNTRUSTED_NO_WIN } from '../report/index.js';
 import type { RegimeStatus } from './qualification.js';
 
@@ -25,6 +25,10 @@ export function levelOutcome(level: {
   qualification: RegimeStatus | null;
   /** What qualification found wrong with this level, one line each. */
   qualificationFailures?: readonly string[];
+  /** The level explored from the starts the previous level's other wins lead to (a chained real ARC game's). */
+  otherStarts?: readonly OtherStartReport[];
+  /** Why the level's start may not be the only one (a real ARC game's played start: python.startNote). */
+  startNote?: string | null;
 }): { outcome: Outcome; reasons: string[] } {
   const reasons: string[] = [];
   const { analysis } = level;
@@ -37,16 +41,26 @@ export function levelOutcome(level: {
   // unless the graph is not the game's (its steps are not a function of the states it keeps).
   if (analysis && !analysis.winReachable && level.explore?.fullyExplored) {
     const untrusted = !!level.identityWarning || !!level.qualificationFailures?.some((f) => UNTRUSTING.test(f));
-    reasons.push(untrusted ? UNTRUSTED_NO_WIN : 'no win is reachable: the graph is complete, so no play solves the level from its start');
+    reasons.push(untrusted ? UNTRUSTED_NO_WIN : `no win is reachable: the graph is complete, so no play solves the level from its start${level.startNote ? ` (${level.startNote})` : ''}`);
   }
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     // an exact value as its fraction too: three digits of one just at the threshold read as the threshold
     const exact = analysis.pWin.exact;
     const p = !exact ? `>= ${show(analysis.pWin.lower)}` : exact.p.length + exact.q.length <= 24 ? `${exact.p}/${exact.q} (${show(analysis.pWin.lower)})` : show(analysis.pWin.lower, 6);
-    reasons.push(`a random policy wins with probability ${p}, not below ${analysis.threshold}`);
+    reasons.push(`a random policy wins with probability ${p}, above ${analysis.threshold}`);
+  }
+  // Another way of winning the previous level starts this one elsewhere: judged from there too.
+  const others = level.tutorial ? [] : (level.otherStarts ?? []);
+  for (const o of others) {
+    const from = `from the start another win of the previous level leads to (${o.startActions.join(' ')})`;
+    if (o.problem) reasons.push(`${from}: ${o.problem}`);
+    if (o.verdict === 'fail') {
+      const p = o.pWin.exact && o.pWin.exact.p.length + o.pWin.exact.q.length <= 24 ? `${o.pWin.exact.p}/${o.pWin.exact.q} (${show(o.pWin.lower)})` : `>= ${show(o.pWin.lower)}`;
+      reasons.push(`${from}, a random policy wins with probability ${p}, above ${analysis?.threshold ?? 'the threshold'}`);
+    }
   }
   const mc = analysis?.verdict === 'inconclusive' && !level.tutorial ? level.monteCarlo : null;
-  if (mc?.verdict === 'fail') reasons.push(`random play won ${mc.wins} of ${mc.episodes} attempts: p >= ${show(mc.lower)} at 95% confidence, not below ${analysis!.threshold}`);
+  if (mc?.verdict === 'fail') reasons.push(`random play won ${mc.wins} of ${mc.episodes} attempts: p >= ${show(mc.lower)} at 95% confidence, above ${analysis!.threshold}`);
   if (level.qualification === 'fail') reasons.push(`qualification failed${level.qualificationFailures?.length ? `: ${level.qualificationFailures.join('; ')}` : ''}`);
   // not a pass while a step may hang: the budget stopped the search with the step still running
   const stuck = level.stuckStep ? [`${level.stuckStep.message}: explore it with a larger time budget, or replay the actions, to tell a slow step from a hang`] : [];
@@ -57,6 +71,8 @@ export function levelOutcome(level: {
   if (analysis && analysis.verdict === 'inconclusive' && !level.tutorial) {
     return { outcome: 'inconclusive', reasons: [analysis.hint ?? `p in [${show(analysis.pWin.lower)}, ${show(analysis.pWin.upper)}] straddles ${analysis.threshold}`] };
   }
+  const open = others.filter((o) => o.verdict === 'inconclusive');
+  if (open.length > 0) return { outcome: 'inconclusive', reasons: open.map((o) => `from the start another win of the previous level leads to (${o.startActions.join(' ')}): p in [${show(o.pWin.lower)}, ${show(o.pWin.upper)}] straddles ${analysis?.threshold ?? 'the threshold'}`) };
   return { outcome: 'pass', reasons };
 }
 

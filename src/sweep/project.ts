@@ -42,6 +42,7 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
         clicks: r.python.clicks && { ...r.python.clicks },
         unoffered: r.python.unoffered,
         unofferedActs: [...(r.python.unofferedActs ?? [])],
+        ...(r.python.otherWins && r.python.otherWins.length > 0 && { otherWins: r.python.otherWins.map((w) => [...w]) }),
       },
     }),
   };

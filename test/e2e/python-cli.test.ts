@@ -128,6 +128,24 @@ describe('the command line on Python games', () => {
     expect([wrong.status, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
   });
 
+  it('judges a chained level from the start each other win of the level before leads to (ws01: it passed from the first win\'s start alone)', () => {
+    // ws01's level 1 is won by ACTION1 (first in BFS order) or by ACTION2, which arms a shortcut level 2 keeps:
+    // level 2 is 1/19683 from the first start (a pass), 1/1 from the other (by hand in ws01.py).
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pystarts-'));
+    try {
+      const r = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'apart'), '--games', 'ws01', '--out', out, '--no-history', '--json']);
+      expect(r.status).toBe(1);
+      const [level1, level2] = (JSON.parse(r.stdout) as { games: { levels: { outcome: string; reasons: string[]; analysis: { pWin: { exact: { p: string; q: string } } }; explore: { python: { otherWins?: string[][]; otherStarts?: unknown[] } } }[] }[] }).games[0].levels;
+      expect([level1.outcome, level1.explore.python.otherWins]).toEqual(['pass', [['ACTION2']]]);
+      expect([level2.outcome, level2.analysis.pWin.exact]).toMatchObject(['fail', { p: '1', q: '19683' }]);
+      expect(level2.reasons).toEqual(['from the start another win of the previous level leads to (ACTION2), a random policy wins with probability 1/1 (1), above 0.0001']);
+      expect(level2.explore.python.otherStarts).toEqual([{ startActions: ['ACTION2'], nodes: 2, fullyExplored: true, winReachable: true, shortestWin: 1, pWin: { lower: 1, upper: 1, exact: { p: '1', q: '1' } }, verdict: 'fail', problem: null }]);
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('also explored from the starts other wins of the previous level lead to: (ACTION2): 2 states, shortest 1, p 1/1, fail');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('reports faults beyond a step’s exception as crashes with their actions: exit 1, and a sweep counts them', () => {
     const init = cli(['explore', faultGame('bin1')]);
     expect([init.status, init.stderr]).toEqual([1, expect.stringMatching(/^arcgraph explore: bin1 level 1 crashed after 0 actions from reset \[\]: the reset state cannot be built: starting the game threw: RuntimeError: level data missing/)]);
