@@ -35,7 +35,8 @@ export interface Fault {
 
 export const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
 
-function sameLayers(a: Frame[], b: Frame[]): boolean {
+/** Whether two renders are the same layers, cell for cell. */
+export function sameLayers(a: Frame[], b: Frame[]): boolean {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (!(a[k] instanceof Uint8Array && b[k] instanceof Uint8Array && sameBytes(a[k], b[k]))) return false;
   return true;

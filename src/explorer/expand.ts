@@ -5,7 +5,7 @@
  * calls stay monomorphic and inlined.)
  */
 import { GameAction, KEY_ACTIONS, actionCode, type Action } from '../engine/index.js';
-import { checkedBytes, checkedStatus, clickClasses, sameBytes, type Game, type Status } from '../engine/index.js';
+import { checkedBytes, checkedStatus, clickClasses, sameBytes, sameLayers, type Game, type Status } from '../engine/index.js';
 import { fingerprintInto, type Fingerprint } from '../engine/index.js';
 import { CLAIMED, FOUND_TICKET, type SharedTable } from './shared-table.js';
 import type { TicketSource } from './tickets.js';
@@ -58,7 +58,14 @@ export interface IdentityFault {
  * reports it as a step's exception). The successor's status counts as much as its bytes: states
  * merged by their bytes must also end the same way.
  */
-function identityFault(game: Game, state: unknown, a: Action, next: unknown, bytes: Uint8Array): string | undefined {
+function identityFault(game: Game, state: unknown, stateBytes: Uint8Array, a: Action, next: unknown, bytes: Uint8Array): string | undefined {
+  // First: a step that changed its input makes every later check of this state (and its other moves)
+  // wrong. Its bytes differ from those it was decoded from; a fresh decode that encodes back to them
+  // tells that from an encode that is not canonical.
+  if (!sameBytes(game.encode(state), stateBytes)) {
+    if (!sameBytes(game.encode(game.decode(stateBytes)), stateBytes)) return 'decoding a state and encoding it again gave other bytes: encode is not canonical';
+    return 'the step changed the state it was given (its bytes before and after differ): step must return a new state and leave its input alone';
+  }
   const copy = game.decode(bytes);
   if (!sameBytes(game.encode(copy), bytes)) return 'decoding a state and encoding it again gave other bytes: encode is not canonical';
   const status = game.status(next);
@@ -66,10 +73,23 @@ function identityFault(game: Game, state: unknown, a: Action, next: unknown, byt
   if (asked !== status) return `asking the status of one state twice gave ${JSON.stringify(status)}, then ${JSON.stringify(asked)}: status is not a function of the state`;
   const copied = game.status(copy);
   if (copied !== status) return `a decode(encode(state)) copy has status ${JSON.stringify(copied)} where the state has ${JSON.stringify(status)}: status reads state the bytes do not hold`;
+  // States merged by their bytes must look the same: a copy that renders otherwise holds less than the
+  // state (encode drops what render shows). A render that throws is qualify's finding (exploring draws no frame else).
+  if (rendersApart(game, copy, next)) return 'a decode(encode(state)) copy renders another frame than the state: encode drops state that render shows, so states that differ are merged';
   const again = game.step(state, a);
   if (!sameBytes(game.encode(again), bytes)) return 'the same step taken again gave other bytes: encode is not canonical or step is not deterministic';
   if (game.status(again) !== status) return 'the same step taken again gave a successor with another status: step or status is not deterministic';
   return undefined;
+}
+
+/** Whether a state and its decode(encode()) copy render different frames (the settled frame of a game whose earlier layers belong to the step); false when render throws. */
+function rendersApart(game: Game, copy: unknown, next: unknown): boolean {
+  const settled = (layers: ReturnType<Game['render']>): ReturnType<Game['render']> => (game.stepLayers ? layers.slice(-1) : layers);
+  try {
+    return !sameLayers(settled(game.render(copy)), settled(game.render(next)));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -352,6 +372,8 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
   /** The first record of the state being expanded. */
   let first = 0;
   let state: unknown;
+  /** The bytes `state` was decoded from (a step that changes its input is found against them). */
+  let stateBytes: Uint8Array = new Uint8Array(0);
 
   /**
    * Steps `state` by `a`: merges into this state's record of the same successor, or adds one
@@ -364,7 +386,7 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
     if (!identity && (s < checkFirst || (fp.lo & IDENTITY_SAMPLE) === 0)) {
       // a beat: the step taken again gets a step limit of its own from the watchdog
       at[3]++;
-      const message = identityFault(game, state, a, next, bytes);
+      const message = identityFault(game, state, stateBytes, a, next, bytes);
       if (message) identity = { state: s, action: actionCode(a), message };
     }
     const r = rec.latest(fp.lo, fp.hi);
@@ -398,7 +420,8 @@ function expandStates(game: Game, task: ExpandTask, scratch: Scratch | undefined
     at[3]++;
     try {
       phase = 'decode failed: ';
-      state = game.decode(task.states.subarray(start, end));
+      stateBytes = task.states.subarray(start, end);
+      state = game.decode(stateBytes);
       phase = 'clickTargets failed: ';
       const classes = clicks ? clickClasses(game, state) : undefined;
       phase = '';

@@ -100,4 +100,15 @@ describe('explore under the step watchdog', () => {
     const lights = await loadGame(fixture('lights'));
     expect((await exploreGraph(lights, { level: 2, workers: 2 })).result.identityWarning).toBeNull();
   }, 60_000);
+
+  it('warns when a checked state\'s copy renders otherwise (encode drops the key the frame shows), or a step changes its input (both gave an exact answer, no warning)', async () => {
+    const dropkey = await loadGame(join(__dirname, '../../test/fixtures/faults/dropkey.ts'));
+    const mutator = await loadGame(join(__dirname, '../../test/fixtures/faults/mutator.ts'));
+    for (const workers of [1, 2]) {
+      const keyless = await exploreGraph(dropkey, { level: 1, workers });
+      expect(keyless.result.identityWarning).toEqual({ message: expect.stringMatching(/^a decode\(encode\(state\)\) copy renders another frame than the state: encode drops state that render shows/), actions: ['ACTION3', 'ACTION5'] });
+      const moved = await exploreGraph(mutator, { level: 1, workers });
+      expect(moved.result.identityWarning).toEqual({ message: expect.stringMatching(/^the step changed the state it was given/), actions: ['ACTION3'] });
+    }
+  }, 60_000);
 });

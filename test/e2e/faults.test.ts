@@ -81,7 +81,7 @@ const CASES: Case[] = [
   {
     fixture: 'faults/badrender',
     fault: 'a render that throws',
-    // Exploring and random play never draw a frame.
+    // Random play never draws a frame; exploring draws checked states only to compare them with their copies, and leaves a render that throws to qualify.
     explore: { code: 0, json: (r) => expect(r.fullyExplored).toBe(true) },
     random: { code: 0 },
     qualify: { code: 1, checks: ['exception'], actions: 2 },
