@@ -9,6 +9,11 @@ describe('probabilities in reports', () => {
     // 2047/20480000 and 2049/20480000 both read 1.00e-4 at three digits
     expect(formatProbability(2047 / 20_480_000)).toBe(formatProbability(2049 / 20_480_000));
     expect(formatApart(2047 / 20_480_000, 2049 / 20_480_000)).toEqual(['9.995e-5', '1.000e-4']);
+    // A level's long exact fraction within 1% of the threshold: six digits and the odds in full (both read "1 in 10.0k")
+    const near = (p: string, q: string) => ({ level: 3, explore: null, analysis: { threshold: 1e-4, pWin: { exact: { p, q, oneIn: Number(q) / Number(p) }, lower: Number(p) / Number(q), upper: Number(p) / Number(q) } } }) as unknown as LevelReport;
+    expect(formatPWin(near('510000000051', '5100000000000000'))).toBe('1.00000e-4 (1 in 10,000, exact)');
+    expect(formatPWin(near('510000000051', '5120000000000000'))).toBe('9.96094e-5 (1 in 10,039, exact)');
+    expect(formatPWin(near('510000000051', '2550000000000000'))).toBe('2.00e-4 (1 in 5000, exact)');
   });
 
   it('writes an exact probability below any double from its integers (a 2,000-step corridor, 2^-2000, read "0 (1 in ∞, exact)")', () => {

@@ -48,10 +48,13 @@ export function formatPWin(level: LevelReport): string {
   if (pWin.exact) {
     const { p, q, oneIn: odds } = pWin.exact;
     if (p === '0') return level.explore?.python?.clicks?.partition === 'sampled' ? '0 (exact over sampled click classes)' : '0 (exact)';
-    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : pWin.lower >= 1e-300 ? formatProbability(pWin.lower) : scientific(p, q);
+    // Within 1% of the threshold three digits cannot tell a pass from a fail: six, and the odds in full.
+    const near = Math.abs(pWin.lower / a.threshold - 1) < 0.01;
+    const fraction = p.length + q.length <= 14 ? `${p}/${q}` : pWin.lower >= 1e-300 ? formatProbability(pWin.lower, near ? 6 : 3) : scientific(p, q);
     // A real ARC game's clicks over sampled classes: exact only if the partition is.
     const exact = level.explore?.python?.clicks?.partition === 'sampled' ? 'exact over sampled click classes' : 'exact';
-    return `${fraction} (1 in ${odds === null || !Number.isFinite(odds) ? scientific(q, p) : oneIn(odds)}, ${exact})`;
+    const odd = odds === null || !Number.isFinite(odds) ? scientific(q, p) : near ? grouped(Math.round(odds)) : oneIn(odds);
+    return `${fraction} (1 in ${odd}, ${exact})`;
   }
   const bounds = `[${formatProbability(pWin.lower)}, ${formatProbability(pWin.upper)}] (${pWin.method === 'bounds' ? 'bounds, partial graph' : 'interval'})`;
   const mc = level.monteCarlo;
