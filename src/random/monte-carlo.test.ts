@@ -89,6 +89,16 @@ describe('random play', () => {
     expect(longer.episodes).toBeGreaterThanOrEqual(r.episodes);
   });
 
+  it('calls an attempt that never ends, with no per-attempt limit, unfinished (the budget ran out in it), not cut off', async () => {
+    // a level nothing ends: its one attempt takes the whole budget (it read cutOff 1, unfinished 0; probe J's pj03)
+    const endless: Game<number> = { id: 'endless', title: 'endless', levels: 1, tutorialLevels: 0, actions: [1, 2], init: () => 0, step: (s, a) => (s + a.id) % 7, status: () => 'playing', render: () => [new Uint8Array(4096)], encode: (s) => Uint8Array.of(s), decode: (b) => b[0] };
+    const r = await randomPlay(endless, { level: 1, steps: 1_000 });
+    expect([r.steps, r.episodes, r.cutOff, r.unfinished, r.verdict]).toEqual([1_000, 0, 0, 1, 'inconclusive']);
+    // with a per-attempt limit below the budget, those attempts are cut off
+    const capped = await randomPlay(endless, { level: 1, steps: 1_000, maxAttemptSteps: 300 });
+    expect([capped.episodes, capped.cutOff, capped.unfinished]).toEqual([3, 3, 1]);
+  });
+
   it('counts attempts cut off by the per-attempt limit as wins for the upper bound only', async () => {
     const loaded = await loadGame(fixture('maze'));
     const r = await randomPlay(loaded, { level: 1, steps: 20_000, workers: 1, maxAttemptSteps: 1000 });

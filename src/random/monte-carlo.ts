@@ -179,8 +179,9 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
         used += taken;
         stepsTaken += taken;
         // The attempt the budget runs out in is not an attempt cut off by the per-attempt limit:
-        // it is left out of the statistics (its end is unknown, not a possible win).
-        if (r.steps[i] > left) {
+        // it is left out of the statistics (its end is unknown, not a possible win). One cut just
+        // where the budget ends is that too (without --max-attempt-steps the limit is the budget).
+        if (r.steps[i] > left || (r.end[i] === WalkEnd.CUT && r.steps[i] === left)) {
           unfinished = 1;
           break;
         }
