@@ -193,6 +193,17 @@ describe('the Python bridge on the fixture games', () => {
     expect(r.python!.clicks).toMatchObject({ split: 1, splitCells: 576 });
   });
 
+  it('steps a cell in each grid cell of a click class covering few grid cells, where a panel reacts at one (bt02), on both engines', async () => {
+    // Its first, last, leftmost, rightmost and middle cells all missed grid cell (4, 4): no win, an exact 0.
+    for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt02'), { engine });
+      opened.push(game);
+      const r = await explore(game, { level: 1, workers: 1 });
+      expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, ['ACTION6(32,32)'], '1/57']);
+      expect(r.python!.clicks).toMatchObject({ split: 1, splitCells: 512 });
+    }
+  });
+
   it.runIf(hasArc)("gives each tile of the real engine's placeable areas its own click class, though nothing draws them (pa01)", async () => {
     // The stand-in engine has no placeable areas. Left out, the area's cells were one class with the
     // background, whose samples all fell outside it: 2 states, no win reachable, an exact 0.
