@@ -1,8 +1,9 @@
 """Click classes: the 4,096 cells partitioned by what each shows through the camera (the letterbox, or
 the stack of sprites over its grid cell with the pixel each one has there) and by what the camera's
 interfaces (RenderableUserDisplay: a toolbar, a button, a step counter, drawn over the 64x64 display
-in display coordinates, as the game reads a click) put there, so a class's cells are candidates for
-one effect. The expand kernel verifies classes by stepping samples (expand.py)."""
+in display coordinates, as the game reads a click) put there, and by the tiles of the level's
+placeable areas (placeable_codes), so a class's cells are candidates for one effect. The expand
+kernel verifies classes by stepping samples (expand.py)."""
 import numpy as np
 
 GRID = 64
