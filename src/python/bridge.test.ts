@@ -13,7 +13,7 @@ import { GameAction, openSession, parseAction } from '../engine/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hid1Twin, hostPids, runPython, SLOW_GAME } from '../../test/support/python.js';
+import { ARC_ENGINE, clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hasArc, hid1Twin, hostPids, runPython, SLOW_GAME } from '../../test/support/python.js';
 import { engineNear, hostCommand } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
@@ -199,6 +199,30 @@ describe('the Python bridge on the fixture games', () => {
     const r = await explore(game, { level: 1, workers: 1 });
     expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, ['ACTION6(24,24)'], '1/56']);
     expect(r.python!.clicks).toMatchObject({ split: 1, splitCells: 576 });
+  });
+
+  it('steps a cell in each grid cell of a click class covering few grid cells, where a panel reacts at one (bt02), on both engines', async () => {
+    // Its first, last, leftmost, rightmost and middle cells all missed grid cell (4, 4): no win, an exact 0.
+    for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt02'), { engine });
+      opened.push(game);
+      const r = await explore(game, { level: 1, workers: 1 });
+      expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, ['ACTION6(32,32)'], '1/57']);
+      expect(r.python!.clicks).toMatchObject({ split: 1, splitCells: 512 });
+    }
+  });
+
+  it.runIf(hasArc)("gives each tile of the real engine's placeable areas its own click class, though nothing draws them (pa01)", async () => {
+    // The stand-in engine has no placeable areas. Left out, the area's cells were one class with the
+    // background, whose samples all fell outside it: 2 states, no win reachable, an exact 0.
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'pa01'), { engine: ARC_ENGINE });
+    const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'pa01'), { engine: ARC_ENGINE, clicks: 'all' });
+    opened.push(game, all);
+    const r = await explore(game, { level: 1, workers: 2 });
+    expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([5, ['ACTION6(24,40)'], '1/17']);
+    expect(shape(r)).toEqual(shape(await explore(all, { level: 1, workers: 2 })));
+    // The tiles are classes of their own (background, marker, two tiles; then the piece's cell apart from the rest of tile A): none split.
+    expect(r.python!.clicks).toMatchObject({ classes: 9, split: 0 });
   });
 
   it('makes a step the engine answers with no frame (the game already over) a fault of the game, not an error of the host', () => {

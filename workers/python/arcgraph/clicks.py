@@ -1,8 +1,9 @@
 """Click classes: the 4,096 cells partitioned by what each shows through the camera (the letterbox, or
 the stack of sprites over its grid cell with the pixel each one has there) and by what the camera's
 interfaces (RenderableUserDisplay: a toolbar, a button, a step counter, drawn over the 64x64 display
-in display coordinates, as the game reads a click) put there, so a class's cells are candidates for
-one effect. The expand kernel verifies classes by stepping samples (expand.py)."""
+in display coordinates, as the game reads a click) put there, and by the tiles of the level's
+placeable areas (placeable_codes), so a class's cells are candidates for one effect. The expand
+kernel verifies classes by stepping samples (expand.py)."""
 import numpy as np
 
 GRID = 64
@@ -46,6 +47,7 @@ def cell_codes(game):
             region = view[y0:y1, x0:x1]
             region *= _MIX
             region += (i + 1) * 32 + sub + 2
+        placeable_codes(game, view, cam_x, cam_y)
         display = np.full((GRID, GRID), _LETTERBOX, dtype=np.int64)
         scaled = np.repeat(np.repeat(view, scale, axis=0), scale, axis=1) if scale > 1 else view
         display[y_off:y_off + scaled.shape[0], x_off:x_off + scaled.shape[1]] = scaled[:GRID - y_off, :GRID - x_off]
@@ -54,6 +56,47 @@ def cell_codes(game):
             display *= _MIX
             display += drawn
     return display
+
+
+_PLACEABLE = np.int64(0x27D4EB2F)
+
+
+def placeable_codes(game, view, cam_x, cam_y):
+    """Mixes the level's placeable areas (Level(placeable_areas=[PlaceableArea(x, y, width, height,
+    x_scale, y_scale)]), in grid cells) into `view` (the camera's grid cells): regions where a click
+    places a piece, which nothing draws, so the cells showed what the cells beside them show and were
+    one class with them (the probe's ph18: the background's samples all missed the area; no win). The
+    engine offers one placement per tile of x_scale by y_scale cells (base_game's
+    _get_valid_placeble_actions), so each tile of each area gets its own code: a placement lands
+    elsewhere from each. The area is shifted by the camera as sprites are (display_to_grid gives the
+    world's cells), and where the camera is moved also where the engine's own placements put it
+    (unshifted: x * scale + offset). Whether a placeable sprite is set (set_placeable_sprite) is not
+    looked at: the engine only reads it to list valid actions, and a game may read its areas
+    without one."""
+    try:
+        areas = list(game.current_level.placeable_areas or ())
+    except AttributeError:  # an engine without placeable areas
+        return
+    height, width = view.shape
+    shifts = [(cam_x, cam_y, 0)] if (cam_x, cam_y) == (0, 0) else [(cam_x, cam_y, 0), (0, 0, 1)]
+    for k, area in enumerate(areas):
+        try:
+            ax, ay, aw, ah = int(area.x), int(area.y), int(area.width), int(area.height)
+            sx, sy = max(1, int(getattr(area, 'x_scale', 1))), max(1, int(getattr(area, 'y_scale', 1)))
+        except (AttributeError, TypeError, ValueError):
+            continue
+        if aw <= 0 or ah <= 0:
+            continue
+        tiles = (np.arange(ah, dtype=np.int64)[:, None] // sy) * 4099 + np.arange(aw, dtype=np.int64)[None, :] // sx
+        for dx, dy, which in shifts:
+            rx, ry = ax - dx, ay - dy
+            x0, y0 = max(0, rx), max(0, ry)
+            x1, y1 = min(width, rx + aw), min(height, ry + ah)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            region = view[y0:y1, x0:x1]
+            region *= _MIX
+            region += _PLACEABLE + ((2 * k + which) << 26) + tiles[y0 - ry:y1 - ry, x0 - rx:x1 - rx]
 
 
 _UNSEEN = -1  # a probe frame's value: no colour (0..15), so no interface draws it or tests for it

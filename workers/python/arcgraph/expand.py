@@ -3,6 +3,8 @@ classes), successors identified and merged in the record layout of src/explorer/
 import zlib
 from array import array
 
+import numpy as np
+
 from .clicks import partition
 from .identity import changed_part, module_state
 from .runtime import CLICK_BASE, PLAYING, GameError, settled
@@ -70,31 +72,55 @@ def unoffered_acting(rt, snap, unoffered):
     return mask
 
 
-def samples(cells, count, verify, salt, scale):
+FEW_GRID_CELLS = 9  # a class covering at most this many grid cells (a 3x3 button): one cell of each stepped
+
+
+def samples(cells, count, verify, salt, scale, x_off=0, y_off=0):
     """The cells of a class stepped besides its first (row-major: its topmost): its last (bottommost,
     the farthest from the first); for a class wider than a grid cell (`scale` display cells) its
     leftmost and rightmost too: a region the game reads the click's position in (a click-to-move game
     steps toward it) behaves differently at its edges; for a class three grid cells wide or tall or more
-    its middle (a button that reacts at its centre alone); then `verify` - 1 pseudo-random ones chosen by
-    `salt` (the state's bytes and the class)."""
+    its middle (a button that reacts at its centre alone); for a class that covers few grid cells
+    (FEW_GRID_CELLS; the grid's cells start at display `x_off`, `y_off`) one cell (the first) of each
+    grid cell none of those fell in, as a game that reads the grid cell clicked tells them apart (a
+    button that reacts at one corner: fixture bt02); then `verify` - 1 pseudo-random ones chosen by
+    `salt` (the state's bytes and the class). The same cells at any worker count: a function of the
+    class and the state alone. Cells of one grid cell are not told apart (a game that reads the display
+    pixel clicked inside a grid cell needs --clicks all)."""
     if count < 2:
         return []
+    first = int(cells[0])
     out = [int(cells[-1])]
+    seen = {first, out[0]}
+
+    def add(cell):
+        cell = int(cell)
+        if cell not in seen:
+            seen.add(cell)
+            out.append(cell)
+
     xs = cells % 64
     left, right = int(xs.argmin()), int(xs.argmax())
     if int(xs[right]) - int(xs[left]) >= scale:
-        for cell in (int(cells[left]), int(cells[right])):
-            if cell != int(cells[0]) and cell not in out:
-                out.append(cell)
+        add(cells[left])
+        add(cells[right])
     ys = cells // 64
     if int(xs[right]) - int(xs[left]) >= 2 * scale or int(ys[-1]) - int(ys[0]) >= 2 * scale:
         # three grid cells across or more: its middle too (the cell nearest its centroid), which none
         # of those is: a button that reacts at its centre alone
-        middle = int(cells[int(((xs - xs.mean()) ** 2 + (ys - ys.mean()) ** 2).argmin())])
-        if middle != int(cells[0]) and middle not in out:
-            out.append(middle)
+        add(cells[int(((xs - xs.mean()) ** 2 + (ys - ys.mean()) ** 2).argmin())])
+    if count <= FEW_GRID_CELLS * scale * scale:
+        # the grid cell of each display cell (the letterbox's cells fall in none: indices off the grid,
+        # told apart all the same); np.unique's first index is the grid cell's first cell (row-major)
+        grid = ((ys - y_off) // scale) * 4096 + (xs - x_off) // scale
+        keys, index = np.unique(grid, return_index=True)
+        if len(keys) <= FEW_GRID_CELLS:
+            covered = {int(g) for g, cell in zip(grid.tolist(), cells.tolist()) if cell in seen}
+            for k in np.sort(index).tolist():
+                if int(grid[k]) not in covered:
+                    add(cells[k])
     for j in range(1, min(verify, count - 1)):
-        out.append(int(cells[1 + (salt + 104729 * j) % (count - 1)]))
+        add(cells[1 + (salt + 104729 * j) % (count - 1)])
     return out
 
 
@@ -410,7 +436,7 @@ class Expander:
         samples disagree is split into all its cells. Returns the steps recorded."""
         rt = self.rt
         live = rt.restore(snap)
-        scale = live[0].camera._calculate_scale_and_offset()[0]
+        scale, x_off, y_off = live[0].camera._calculate_scale_and_offset()
         classes = partition(live[0])
         taken = 0
         salt = zlib.crc32(snap)
@@ -419,7 +445,7 @@ class Expander:
             rep = outcome_of(code)
             stats['classes'] += 1
             agree = True
-            for cell in samples(cells, count, verify, salt + 7919 * k, scale) if verify > 0 else ():
+            for cell in samples(cells, count, verify, salt + 7919 * k, scale, x_off, y_off) if verify > 0 else ():
                 stats['samples'] += 1
                 if outcome_of(CLICK_BASE + cell)[2] != rep[2]:
                     agree = False
