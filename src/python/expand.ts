@@ -63,6 +63,8 @@ export interface PythonExploreInfo {
    * (explored as the engine steps them).
    */
   unoffered: UnofferedMode;
+  /** The game lists RESET (0) in its available_actions, which ARC's never does: why, and that the graph leaves it out. */
+  listsReset?: string;
 }
 
 /** How clicks were expanded: a probability is exact only when the partition is. */
@@ -315,6 +317,7 @@ export class PythonLevel {
       ...(this.startNote && { startNote: this.startNote }),
       ...(this.unofferedMask !== 0 && { unofferedActs: ACTION_NAMES.filter((_, a) => this.unofferedMask & (1 << a)) }),
       unoffered: game.options.unoffered ?? 'stay',
+      ...(game.info.listsReset && { listsReset: game.info.listsReset }),
       identity: game.options.identity,
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
       snapshots: this.pathReason === undefined ? game.info.snapshots : `${game.info.snapshots}; some states travel as action paths (${this.pathReason})`,

@@ -5,7 +5,7 @@ from array import array
 
 from .clicks import partition
 from .identity import changed_part, module_state
-from .runtime import CLICK_BASE, PLAYING, GameError, settled
+from .runtime import CLICK_BASE, PLAYING, GameError, offered_of, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
@@ -46,8 +46,8 @@ def fixed_actions(rt, fd):
     others later would have moves the graph misses (and a 'no win is reachable' that is false). Not
     checked on a step that won or lost the level: its frame may be the next level's already."""
     offered = fd.available_actions
-    if offered != rt.offered and sorted(int(a) for a in offered) != rt.offered:
-        raise GameError('exception', f"the game's available actions became {sorted(int(a) for a in offered)}, not {rt.offered} as when it was loaded: "
+    if offered != rt.offered and offered_of(offered) != rt.offered:
+        raise GameError('exception', f"the game's available actions became {offered_of(offered)}, not {rt.offered} as when it was loaded: "
                         'arcgraph explores one set of actions for every state, so this graph would miss moves', '')
 
 

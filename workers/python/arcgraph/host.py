@@ -9,7 +9,7 @@ from array import array
 from .expand import Expander, unoffered_acting
 from .levels import level_start
 from .rng import Rng, draw_action
-from .runtime import LOST, MEMORY_HIT, PLAYING, GameError, Runtime, settled
+from .runtime import LOST, MEMORY_HIT, PLAYING, GameError, Runtime, offered_of, settled
 from .session import Session
 from .walks import Timing, code_of, run_walks
 
@@ -125,7 +125,7 @@ class Host:
         level = int(header['level'])
         live, frame, how, note = level_start(rt, level, header.get('path'))
         game = live[0]
-        offered = sorted(int(a) for a in game._available_actions)
+        offered = offered_of(game._available_actions)
         if level > 1 and offered != rt.offered:
             raise GameError('exception', f'level {level} offers {offered} at its start, not {rt.offered} as the game did when loaded: arcgraph '
                             'explores one set of actions for a game (ARC games keep available_actions fixed), so it cannot explore this level', '')

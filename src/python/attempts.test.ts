@@ -1,0 +1,51 @@
+/**
+ * What the engine does between attempts, on the fixture engine and on the real one where it is there:
+ * a game that lists RESET in its available actions (rl01) is explored and fuzzed over the others and
+ * says so once; a game that keeps state across the engine's RESET after GAME_OVER (dt01: deaths on the
+ * game object) is warned about, and its control (dt02: deaths per attempt, a step() that runs for RESET
+ * too) is not, at level 1 and at level 2 started by set_level or played into.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { explore } from '../level.js';
+import { ARC_ENGINE, FIXTURE_ENGINE, hasArc } from '../../test/support/python.js';
+import { openPythonGame, type PythonGame } from './index.js';
+
+const opened: PythonGame[] = [];
+const apart = (id: string, engine: string): PythonGame => {
+  const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', id), { engine });
+  opened.push(game);
+  return game;
+};
+afterAll(() => opened.forEach((g) => g.close()));
+
+/** The engines a fixture is checked on: the stand-in, and the real one where it is there. */
+const ENGINES = hasArc ? [FIXTURE_ENGINE, ARC_ENGINE] : [FIXTURE_ENGINE];
+
+describe('a game that lists RESET (0) in its available actions (rl01)', () => {
+  it('is explored over the other actions, with a note that ARC games never list RESET, and qualify names it in one finding', async () => {
+    // It was stepped as one of the level's moves: "node 0: its moves weigh 12288, not 2 actions of 4096", and
+    // qualify's fuzz drew it: "full_reset set after an action that was not RESET ... 1 action(s): RESET".
+    const { qualify } = await import('../qualify/index.js');
+    for (const engine of ENGINES) {
+      const game = apart('rl01', engine);
+      expect([...game.actions]).toEqual([1, 2]);
+      for (const workers of [1, 2]) {
+        const r = await explore(game, { level: 1, workers });
+        expect([r.nodes, r.fullyExplored, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.shortestWin?.actions, r.identityWarning]).toEqual([5, true, '1/2', ['ACTION2', 'ACTION2'], null]);
+        expect(r.python!.listsReset).toMatch(/^the game lists RESET \(0\) in available_actions, which an ARC game never does/);
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'arcgraph-rl01-'));
+      try {
+        const q = await qualify(game, { level: 1, stepsScale: 0.002, workers: 1, out: dir, search: { maxNodes: 100, maxSeconds: 10 } });
+        const fuzz = q.findings.filter((f) => f.regime === 'fuzz');
+        expect(fuzz.map((f) => [f.check, f.actions])).toEqual([['malformed-transition', []]]);
+        expect(fuzz[0].message).toMatch(/^the game lists RESET \(0\) in available_actions/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});
