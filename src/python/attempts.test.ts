@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseAction } from '../engine/index.js';
 import { explore } from '../level.js';
 import { ARC_ENGINE, FIXTURE_ENGINE, hasArc } from '../../test/support/python.js';
 import { openPythonGame, type PythonGame } from './index.js';
@@ -45,6 +46,36 @@ describe('a game that lists RESET (0) in its available actions (rl01)', () => {
         expect(fuzz[0].message).toMatch(/^the game lists RESET \(0\) in available_actions/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
+describe("the engine's RESET after GAME_OVER", () => {
+  const ACTIONS = ['ACTION1', 'ACTION1', 'ACTION1'];
+
+  it('warns of a game that keeps state across attempts (dt01: deaths on the game object), at level 1 and at level 2 set-level or played, at any worker count', async () => {
+    // Every attempt was taken to start at the level's snapshot: P 1/8 with no word, while the ARC agent's third attempt wins at once.
+    for (const engine of ENGINES) {
+      const game = apart('dt01', engine);
+      // level 2 first: once level 1 is explored, its win starts level 2 (played)
+      for (const [level, played, workers] of [[2, false, 1], [1, false, 1], [1, false, 2], [2, true, 1], [2, true, 2]] as const) {
+        if (played) game.setStart(2, ACTIONS.map(parseAction), true);
+        const r = await explore(game, { level, workers });
+        expect([r.nodes, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.python!.levelStart]).toEqual([7, '1/8', played || level === 1 ? 'played' : 'set-level']);
+        expect(r.identityWarning).toEqual({ message: expect.stringMatching(/^after this GAME_OVER the engine's RESET \(a level reset, as the ARC agent sends it to go on\) does not return to the level's start: self\.deaths differs/), actions: ['ACTION2'] });
+      }
+    }
+  });
+
+  it("does not warn where RESET leads where a fresh attempt starts, though the game's step() runs for RESET (dt02)", async () => {
+    for (const engine of ENGINES) {
+      const game = apart('dt02', engine);
+      for (const [level, played] of [[2, false], [1, false], [2, true]] as const) {
+        if (played) game.setStart(2, ACTIONS.map(parseAction), true);
+        const r = await explore(game, { level, workers: 1 });
+        expect(r.python!.levelStart).toBe(played || level === 1 ? 'played' : 'set-level');
+        expect([r.nodes, r.terminals.lost, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.identityWarning]).toEqual([7, 3, '1/8', null]);
       }
     }
   });

@@ -236,7 +236,7 @@ export class PythonLevel {
     let m;
     try {
       // tagged with the batch's bytes (the explorer's batch holds them), so `running` names the batch a step is in
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true, startPath: game.startPath(this.level) ?? [] }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
     } catch (err) {
       // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
       const at = stoppedAt(err);

@@ -3,9 +3,11 @@ classes), successors identified and merged in the record layout of src/explorer/
 import zlib
 from array import array
 
+import numpy as np
+
 from .clicks import partition
 from .identity import changed_part, module_state
-from .runtime import CLICK_BASE, PLAYING, GameError, offered_of, settled
+from .runtime import CLICK_BASE, LOST, PLAYING, RESET, GameError, offered_of, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
@@ -151,6 +153,16 @@ def _entropy_message(label):
             'run\'s (seed the generator: random.Random(seed), numpy.random.default_rng(seed))')
 
 
+_MISSING = ('an attribute the other state does not have',)
+
+
+def _attempts_message(part):
+    return (f'after this GAME_OVER the engine\'s RESET (a level reset, as the ARC agent sends it to go on) does not return '
+            f'to the level\'s start: {part} differs from a fresh attempt\'s, so the game keeps state across attempts (lives, '
+            'deaths, hints kept on the game object: the engine rebuilds the level, not the game), and the probability of '
+            'winning in independent attempts is not what the ARC agent sees (RESET after the actions shows it)')
+
+
 class Expander:
     def __init__(self, rt):
         self.rt = rt
@@ -167,15 +179,21 @@ class Expander:
         self.module_cache = None  # (steps begun in this process, the module's walk then)
         self.small = None  # small_parts()
         self.shared = None  # the registry's shared levels: (key, level)
+        # attempt_start's: ((exploration, level, start path), (game, frame, digest) or None) and, of
+        # that exploration, each lost state's reset_fault by its digest (the same answer in any process).
+        self.attempts = None
+        self.resets = {}
 
-    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
+    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False, start_path=None):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
         the others (by their successor's digest, so the same ones at any worker count), is taken
         again from the restored state: the first that gives another successor or status is left in
         `identity_fault` (state, action, message). The steps of the level's root (the batch's first state
         when `root`) and of the sample also walk the game module around them, and the whole batch is
         walked around too (once a change is reported, not again in this exploration): a change
-        anywhere in it is pinned to its step by `module_step`."""
+        anywhere in it is pinned to its step by `module_step`. Given the path from RESET to the level's
+        start (`start_path`, [] for none: level 1, a set-level start), every lost successor is stepped
+        on with RESET, as an ARC agent goes on after GAME_OVER (reset_fault)."""
         rt = self.rt
         self.identity_fault = None
         if root:
@@ -191,6 +209,7 @@ class Expander:
                 from .markov import Collisions
                 self.collisions = Collisions(rt)
         sent = self.sent if exploration is not None else None
+        attempts = self.attempt_start(level, start_path, exploration) if start_path is not None else None
         rec = Records()
         steps = array('I')
         record_ends = array('I')
@@ -279,6 +298,11 @@ class Expander:
                 o = rt.status(live[0], fd, level)
                 if o != PLAYING or sent is None:
                     rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
+                    if o == LOST and attempts is not None and self.identity_fault is None:
+                        # after rec.add: RESET steps on `live`, which nothing reads after this
+                        message = self.reset_fault(level, live, d, attempts)
+                        if message is not None:
+                            self.identity_fault = {'state': s, 'action': code, 'message': message}
                 elif d in sent:
                     rec.add(d, bit, cells, code, o, -1, b'')
                 else:
@@ -314,6 +338,83 @@ class Expander:
                 self.identity_fault = self.module_step(snapshots[:done], keys, has_clicks, changed)
                 self.module_warned = exploration
         return rec, steps, record_ends, error, totals
+
+    def attempt_start(self, level, path, exploration):
+        """Where an attempt at the level after the first begins when the game keeps nothing across
+        attempts: the level's start (as the root op makes it: played along `path`, else set_level) with
+        the engine's RESET stepped on it as on a state an action was taken in (a level reset: the level
+        rebuilt, set_level, and the game's step() with RESET, which a set-level start or one entered by
+        the last level's winning step never had). (game, frame, digest); None for a start that is not
+        playing, or whose RESET the engine takes otherwise. Made once an exploration, in each process."""
+        key = (exploration, level, tuple(path))
+        if self.attempts is not None and self.attempts[0] == key:
+            return self.attempts[1]
+        from .levels import level_start
+        rt = self.rt
+        reference = None
+        self.resets = {}
+        try:
+            live = level_start(rt, level, path or None)[0]
+            game = live[0]
+            if rt.start_status(game, level) == PLAYING:
+                # The engine resets the level alone once an action was taken in it (_action_count,
+                # which set_level puts back to 0); at 0 RESET is the whole game's.
+                game._action_count = max(1, game._action_count)
+                fd = rt.step(live, RESET)
+                if fd.frame and not fd.full_reset and rt.status(game, fd, level) == PLAYING:
+                    frame = settled(fd)
+                    reference = (game, frame, self.game_digest(live, frame))
+        except GameError:
+            reference = None
+        self.attempts = (key, reference)
+        return reference
+
+    def game_digest(self, live, frame):
+        """The identity of the game's own state (its frame and object), without the global RNGs' states:
+        a game drawing from them draws on where the last attempt left them in the engine too, which
+        the explorer's seeded start does not claim to be (PROTOCOL.md)."""
+        return self.rt.digest([live[0], None], frame)
+
+    def reset_fault(self, level, live, digest, reference):
+        """The warning of lost state `live` (identity `digest`) whose RESET, stepped as an ARC agent steps
+        it after GAME_OVER, does not lead where a fresh attempt starts (`reference`, attempt_start's):
+        the game keeps state across attempts, so attempts are not independent. None when it does,
+        when the engine takes that RESET as the whole game's (back to level 1: another level's
+        attempt), or when there is no reference. Steps `live` on."""
+        if reference is None:
+            return None
+        known = self.resets.get(digest, False)
+        if known is not False:
+            return known
+        rt = self.rt
+        message = None
+        try:
+            fd = rt.step(live, RESET)
+            if fd.frame and not (fd.full_reset and level > 1):
+                frame = settled(fd)
+                if self.game_digest(live, frame) != reference[2]:
+                    message = _attempts_message(self.kept_part(live[0], frame, reference))
+        except GameError as err:
+            message = (f'the engine\'s RESET after this GAME_OVER (as an ARC agent sends it) raised: {err.describe()}: '
+                       'an agent cannot go on to another attempt')
+        self.resets[digest] = message
+        return message
+
+    def kept_part(self, game, frame, reference):
+        """What differs between a lost state's RESET (`game`, `frame`) and a fresh attempt's start: the
+        first attribute of the game object (by name), else its levels, else its frame."""
+        other, other_frame = reference[0], reference[1]
+        walk = self.rt.identity.walk_unshared
+        skip = self.rt.identity.game_skip
+        mine, theirs = getattr(game, '__dict__', {}), getattr(other, '__dict__', {})
+        for name in sorted(set(mine) | set(theirs)):
+            if name not in skip and walk(mine.get(name, _MISSING)) != walk(theirs.get(name, _MISSING)):
+                return f'self.{name}'
+        if walk(game._levels) != walk(other._levels):
+            return 'its levels (self._levels)'
+        if not np.array_equal(frame, other_frame):
+            return 'its frame'
+        return 'its state'
 
     def module_step(self, snapshots, keys, has_clicks, changed):
         """The fault of a batch whose steps changed the game module's state: the first step that changes

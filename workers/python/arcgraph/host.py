@@ -145,7 +145,7 @@ class Host:
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
-        rec, steps, ends, error, totals = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'), int(header.get('check', 0)), bool(header.get('root')))
+        rec, steps, ends, error, totals = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'), int(header.get('check', 0)), bool(header.get('root')), header.get('startPath'))
         reply = {'count': len(steps)}
         if self.expander.identity_fault:
             reply['identity'] = self.expander.identity_fault
