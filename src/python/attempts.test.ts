@@ -79,4 +79,17 @@ describe("the engine's RESET after GAME_OVER", () => {
       }
     }
   });
+  it("is stepped on random play's lost attempts too: dt01's rate is that of fresh attempts, and says so; dt02's is not warned", async () => {
+    // Random play restarted every attempt from the level's snapshot with no word: a rate of about 1/8, where the ARC agent wins every session.
+    const { randomPlay } = await import('../random/index.js');
+    for (const engine of ENGINES) {
+      for (const workers of [1, 2]) {
+        const r = await randomPlay(apart('dt01', engine), { level: 1, steps: 1000, workers });
+        expect(r.warning).toMatch(/^a lost attempt's RESET \(stepped as the ARC agent sends it after GAME_OVER: a level reset\) does not return to the level's start: self\.deaths differs/);
+      }
+      const control = await randomPlay(apart('dt02', engine), { level: 1, steps: 1000, workers: 2 });
+      expect(control.episodes).toBeGreaterThan(100);
+      expect(control.warning).toBeUndefined();
+    }
+  });
 });

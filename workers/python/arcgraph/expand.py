@@ -3,11 +3,10 @@ classes), successors identified and merged in the record layout of src/explorer/
 import zlib
 from array import array
 
-import numpy as np
-
+from .attempts import attempt_start, reset_fault
 from .clicks import partition
 from .identity import changed_part, module_state
-from .runtime import CLICK_BASE, LOST, PLAYING, RESET, GameError, offered_of, settled
+from .runtime import CLICK_BASE, LOST, PLAYING, GameError, offered_of, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
@@ -151,16 +150,6 @@ def _entropy_message(label):
     return (f'the step drew from the operating system\'s entropy ({label}) in the game\'s code: its successors '
             'differ from run to run, which no snapshot holds and the identity does not see, so this graph is one '
             'run\'s (seed the generator: random.Random(seed), numpy.random.default_rng(seed))')
-
-
-_MISSING = ('an attribute the other state does not have',)
-
-
-def _attempts_message(part):
-    return (f'after this GAME_OVER the engine\'s RESET (a level reset, as the ARC agent sends it to go on) does not return '
-            f'to the level\'s start: {part} differs from a fresh attempt\'s, so the game keeps state across attempts (lives, '
-            'deaths, hints kept on the game object: the engine rebuilds the level, not the game), and the probability of '
-            'winning in independent attempts is not what the ARC agent sees (RESET after the actions shows it)')
 
 
 class Expander:
@@ -340,81 +329,26 @@ class Expander:
         return rec, steps, record_ends, error, totals
 
     def attempt_start(self, level, path, exploration):
-        """Where an attempt at the level after the first begins when the game keeps nothing across
-        attempts: the level's start (as the root op makes it: played along `path`, else set_level) with
-        the engine's RESET stepped on it as on a state an action was taken in (a level reset: the level
-        rebuilt, set_level, and the game's step() with RESET, which a set-level start or one entered by
-        the last level's winning step never had). (game, frame, digest); None for a start that is not
-        playing, or whose RESET the engine takes otherwise. Made once an exploration, in each process."""
+        """attempts.attempt_start of the level's start as the root op makes it (played along `path`,
+        else set_level), once an exploration in each process."""
         key = (exploration, level, tuple(path))
         if self.attempts is not None and self.attempts[0] == key:
             return self.attempts[1]
         from .levels import level_start
-        rt = self.rt
-        reference = None
         self.resets = {}
         try:
-            live = level_start(rt, level, path or None)[0]
-            game = live[0]
-            if rt.start_status(game, level) == PLAYING:
-                # The engine resets the level alone once an action was taken in it (_action_count,
-                # which set_level puts back to 0); at 0 RESET is the whole game's.
-                game._action_count = max(1, game._action_count)
-                fd = rt.step(live, RESET)
-                if fd.frame and not fd.full_reset and rt.status(game, fd, level) == PLAYING:
-                    frame = settled(fd)
-                    reference = (game, frame, self.game_digest(live, frame))
+            reference = attempt_start(self.rt, level_start(self.rt, level, path or None)[0], level)
         except GameError:
             reference = None
         self.attempts = (key, reference)
         return reference
 
-    def game_digest(self, live, frame):
-        """The identity of the game's own state (its frame and object), without the global RNGs' states:
-        a game drawing from them draws on where the last attempt left them in the engine too, which
-        the explorer's seeded start does not claim to be (PROTOCOL.md)."""
-        return self.rt.digest([live[0], None], frame)
-
     def reset_fault(self, level, live, digest, reference):
-        """The warning of lost state `live` (identity `digest`) whose RESET, stepped as an ARC agent steps
-        it after GAME_OVER, does not lead where a fresh attempt starts (`reference`, attempt_start's):
-        the game keeps state across attempts, so attempts are not independent. None when it does,
-        when the engine takes that RESET as the whole game's (back to level 1: another level's
-        attempt), or when there is no reference. Steps `live` on."""
-        if reference is None:
-            return None
+        """attempts.reset_fault of lost state `live`, kept by its identity `digest` for the exploration."""
         known = self.resets.get(digest, False)
-        if known is not False:
-            return known
-        rt = self.rt
-        message = None
-        try:
-            fd = rt.step(live, RESET)
-            if fd.frame and not (fd.full_reset and level > 1):
-                frame = settled(fd)
-                if self.game_digest(live, frame) != reference[2]:
-                    message = _attempts_message(self.kept_part(live[0], frame, reference))
-        except GameError as err:
-            message = (f'the engine\'s RESET after this GAME_OVER (as an ARC agent sends it) raised: {err.describe()}: '
-                       'an agent cannot go on to another attempt')
-        self.resets[digest] = message
-        return message
-
-    def kept_part(self, game, frame, reference):
-        """What differs between a lost state's RESET (`game`, `frame`) and a fresh attempt's start: the
-        first attribute of the game object (by name), else its levels, else its frame."""
-        other, other_frame = reference[0], reference[1]
-        walk = self.rt.identity.walk_unshared
-        skip = self.rt.identity.game_skip
-        mine, theirs = getattr(game, '__dict__', {}), getattr(other, '__dict__', {})
-        for name in sorted(set(mine) | set(theirs)):
-            if name not in skip and walk(mine.get(name, _MISSING)) != walk(theirs.get(name, _MISSING)):
-                return f'self.{name}'
-        if walk(game._levels) != walk(other._levels):
-            return 'its levels (self._levels)'
-        if not np.array_equal(frame, other_frame):
-            return 'its frame'
-        return 'its state'
+        if known is False:
+            known = self.resets[digest] = reset_fault(self.rt, level, live, reference)
+        return known
 
     def module_step(self, snapshots, keys, has_clicks, changed):
         """The fault of a batch whose steps changed the game module's state: the first step that changes

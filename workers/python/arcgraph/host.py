@@ -160,10 +160,12 @@ class Host:
 
     def op_walks(self, header, blobs):
         timing = Timing()
-        steps, end, error, carried = run_walks(self.rt, blobs[0], int(header['level']), int(header['seed']), int(header['first']), int(header['count']), int(header['maxSteps']), list(header['choices']), timing)
+        steps, end, error, carried, kept = run_walks(self.rt, blobs[0], int(header['level']), int(header['seed']), int(header['first']), int(header['count']), int(header['maxSteps']), list(header['choices']), timing)
         reply = {'timing': timing.report()}
         if carried is not None:
             reply['carried'] = carried
+        if kept is not None:
+            reply['kept'] = kept
         if error:
             reply['error'] = error
         return reply, [steps.tobytes(), end.tobytes()]
