@@ -10,10 +10,10 @@ _MISSING = ('an attribute the other state does not have',)
 
 
 def attempts_message(part):
-    return (f'after this GAME_OVER the engine\'s RESET (a level reset, as the ARC agent sends it to go on) does not return '
+    return (f'after GAME_OVER the engine\'s RESET (a level reset, as the ARC agent sends it to go on) does not return '
             f'to the level\'s start: {part} differs from a fresh attempt\'s, so the game keeps state across attempts (lives, '
             'deaths, hints kept on the game object: the engine rebuilds the level, not the game), and the probability of '
-            'winning in independent attempts is not what the ARC agent sees (RESET after the actions shows it)')
+            'winning in independent attempts is not what the ARC agent sees (the graph is a fresh attempt\'s)')
 
 
 def walks_message(part):

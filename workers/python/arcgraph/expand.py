@@ -163,6 +163,7 @@ class Expander:
         self.sent = set()
         self.collisions = None
         self.identity_fault = None
+        self.attempts_fault = None
         # The exploration whose module change this process has reported: its later batches skip the walk.
         self.module_warned = None
         self.module_cache = None  # (steps begun in this process, the module's walk then)
@@ -182,9 +183,12 @@ class Expander:
         walked around too (once a change is reported, not again in this exploration): a change
         anywhere in it is pinned to its step by `module_step`. Given the path from RESET to the level's
         start (`start_path`, [] for none: level 1, a set-level start), every lost successor is stepped
-        on with RESET, as an ARC agent goes on after GAME_OVER (reset_fault)."""
+        on with RESET, as an ARC agent goes on after GAME_OVER: the first whose RESET does not lead
+        where a fresh attempt starts is left in `attempts_fault` (reset_fault)."""
         rt = self.rt
         self.identity_fault = None
+        # The first lost successor of the batch whose RESET does not lead where a fresh attempt starts.
+        self.attempts_fault = None
         if root:
             # Found at load, once a process: a warning of every exploration of the game (RESET: from its start).
             warning = rt.start_warning()
@@ -287,11 +291,11 @@ class Expander:
                 o = rt.status(live[0], fd, level)
                 if o != PLAYING or sent is None:
                     rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
-                    if o == LOST and attempts is not None and self.identity_fault is None:
+                    if o == LOST and attempts is not None and self.attempts_fault is None:
                         # after rec.add: RESET steps on `live`, which nothing reads after this
                         message = self.reset_fault(level, live, d, attempts)
                         if message is not None:
-                            self.identity_fault = {'state': s, 'action': code, 'message': message}
+                            self.attempts_fault = {'state': s, 'action': code, 'message': message}
                 elif d in sent:
                     rec.add(d, bit, cells, code, o, -1, b'')
                 else:

@@ -149,6 +149,8 @@ class Host:
         reply = {'count': len(steps)}
         if self.expander.identity_fault:
             reply['identity'] = self.expander.identity_fault
+        if self.expander.attempts_fault:
+            reply['attempts'] = self.expander.attempts_fault
         if self.expander.collisions is not None:
             reply['frameCollisions'] = self.expander.collisions.report()
             reply['pid'] = os.getpid()
