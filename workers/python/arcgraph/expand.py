@@ -203,6 +203,7 @@ class Expander:
                 self.collisions = Collisions(rt)
         sent = self.sent if exploration is not None else None
         attempts = self.attempt_start(level, start_path, exploration) if start_path is not None else None
+        lost = []  # (state, action, live, digest) of the batch's new lost successors
         rec = Records()
         steps = array('I')
         record_ends = array('I')
@@ -291,11 +292,10 @@ class Expander:
                 o = rt.status(live[0], fd, level)
                 if o != PLAYING or sent is None:
                     rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
-                    if o == LOST and attempts is not None and self.attempts_fault is None:
-                        # after rec.add: RESET steps on `live`, which nothing reads after this
-                        message = self.reset_fault(level, live, d, attempts)
-                        if message is not None:
-                            self.attempts_fault = {'state': s, 'action': code, 'message': message}
+                    if o == LOST and attempts is not None:
+                        # stepped on with RESET after the batch (and its closing walk: a RESET, whose
+                        # on_set_level may put a shared level back, must not hide a step's change of it)
+                        lost.append((s, code, live, d))
                 elif d in sent:
                     rec.add(d, bit, cells, code, o, -1, b'')
                 else:
@@ -330,6 +330,11 @@ class Expander:
             if changed is not None and self.identity_fault is None:
                 self.identity_fault = self.module_step(snapshots[:done], keys, has_clicks, changed)
                 self.module_warned = exploration
+        for s, code, live, d in lost:
+            message = self.reset_fault(level, live, d, attempts)
+            if message is not None:
+                self.attempts_fault = {'state': s, 'action': code, 'message': message}
+                break
         return rec, steps, record_ends, error, totals
 
     def attempt_start(self, level, path, exploration):
