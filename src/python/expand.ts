@@ -33,6 +33,8 @@ export interface BatchRecords {
   error?: { state: number; action: number; message: string; kind?: PyFaultKind };
   /** The first transition taken again from its restored state that gave another successor or status. */
   identity?: { state: number; action: number; message: string };
+  /** The first transition to a lost state whose RESET (as the ARC agent sends it after GAME_OVER) does not lead where a fresh attempt starts. */
+  attempts?: { state: number; action: number; message: string };
 }
 
 /** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */
@@ -70,6 +72,14 @@ export interface PythonExploreInfo {
    * level's analysis (src/level.ts).
    */
   otherWins?: string[][];
+  /**
+   * The game keeps state across attempts: a lost state's RESET, stepped as the ARC agent steps it after
+   * GAME_OVER, does not lead where a fresh attempt starts (the first such in the order states merged,
+   * the same at any worker count). The graph is a fresh attempt's; the agent's later attempts start elsewhere.
+   */
+  attemptsWarning?: string;
+  /** The game lists RESET (0) in its available_actions, which ARC's never does: why, and that the graph leaves it out. */
+  listsReset?: string;
 }
 
 /** How clicks were expanded: a probability is exact only when the partition is. */
@@ -125,6 +135,8 @@ export class PythonLevel {
   private unofferedMask = 0;
   /** Why some states travel as action paths though the game pickles (the first reason, in order of the text: the same whichever process met it). */
   private pathReason: string | undefined;
+  /** The first merged batch's attempts warning (BatchRecords.attempts). */
+  private attemptsWarning: string | undefined;
   private readonly stopped = new Abandonment();
   /** The level's start and its expansion in the game's process under another PYTHONHASHSEED, or why they differ already (otherSeedStart). */
   private otherSeed: Promise<Message | string> | undefined;
@@ -241,7 +253,7 @@ export class PythonLevel {
     let m;
     try {
       // tagged with the batch's bytes (the explorer's batch holds them), so `running` names the batch a step is in
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true, startPath: game.startPath(this.level) ?? [] }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
     } catch (err) {
       // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
       const at = stoppedAt(err);
@@ -260,6 +272,8 @@ export class PythonLevel {
     this.statTotals.set(result, u32(totals));
     const identity = m.header.identity as BatchRecords['identity'];
     if (identity) result.identity = { state: Number(identity.state), action: Number(identity.action), message: String(identity.message) };
+    const attempts = m.header.attempts as BatchRecords['attempts'];
+    if (attempts) result.attempts = { state: Number(attempts.state), action: Number(attempts.action), message: String(attempts.message) };
     const error = m.header.error as { state: number; action: number; message: string; kind: string } | undefined;
     if (error) {
       // The records of the failed state are left out, as the explorer's own kernel leaves them.
@@ -288,6 +302,8 @@ export class PythonLevel {
    * are the same at any worker count).
    */
   merged(batch: object, states: number): void {
+    const attempts = (batch as BatchRecords).attempts;
+    if (attempts && this.attemptsWarning === undefined && attempts.state < states) this.attemptsWarning = attempts.message;
     const totals = this.statTotals.get(batch);
     this.statTotals.delete(batch);
     if (!totals || states === 0) return;
@@ -322,6 +338,8 @@ export class PythonLevel {
       ...(this.startNote && { startNote: this.startNote }),
       ...(this.unofferedMask !== 0 && { unofferedActs: ACTION_NAMES.filter((_, a) => this.unofferedMask & (1 << a)) }),
       unoffered: game.options.unoffered ?? 'stay',
+      ...(game.info.listsReset && { listsReset: game.info.listsReset }),
+      ...(this.attemptsWarning && { attemptsWarning: this.attemptsWarning }),
       identity: game.options.identity,
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
       snapshots: this.pathReason === undefined ? game.info.snapshots : `${game.info.snapshots}; some states travel as action paths (${this.pathReason})`,

@@ -53,8 +53,10 @@ export interface PythonInfo {
   levels: number;
   /** The actions the graph and the walks step: the game's own, or all seven under `unoffered: 'step'`. */
   actions: number[];
-  /** The game's available actions. */
+  /** The game's available actions (less RESET). */
   offered: number[];
+  /** Why the game's available_actions are wrong, when they list RESET (0): it is explored without it. */
+  listsReset?: string;
   baseline: number[] | null;
   tags: string[];
   graphBuilder: boolean;

@@ -38,9 +38,10 @@ export class WalkCrash extends Error {
 
 /**
  * Runs a walk task in one of `workers` processes: steps and end (WalkEnd) of each episode, step
- * timing, and the part of the game's module state its episodes changed, if any (`carried`). Its process is killed if `abandon` aborts before the task is done (see Abandonment).
+ * timing, the part of the game's module state its episodes changed, if any (`carried`), and the warning of
+ * the first lost episode whose RESET does not lead where a fresh attempt starts (`kept`: the game keeps state across attempts). Its process is killed if `abandon` aborts before the task is done (see Abandonment).
  */
-export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: number, abandon?: AbortSignal): Promise<{ steps: Uint32Array; end: Uint8Array; timing: StepTiming; carried?: string }> {
+export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: number, abandon?: AbortSignal): Promise<{ steps: Uint32Array; end: Uint8Array; timing: StepTiming; carried?: string; kept?: string }> {
   let start: Uint8Array;
   try {
     start = game.root(task.level).snapshot;
@@ -52,6 +53,6 @@ export async function pythonWalks(game: PythonGame, task: PyWalkTask, workers: n
   const m = await game.run(workers, { op: 'walks', level: task.level, seed: task.seed, first: task.first, count: task.count, maxSteps: task.maxAttemptSteps, choices: task.choices }, [start], task.count * task.maxAttemptSteps, abandon);
   const error = m.header.error as { episode: number; actions: number[]; message: string; kind: string } | undefined;
   if (error) throw new WalkCrash(error.episode, error.actions, error.message, error.kind);
-  const carried = m.header.carried;
-  return { steps: u32(m.blobs[0]), end: m.blobs[1], timing: m.header.timing as StepTiming, ...(typeof carried === 'string' && { carried }) };
+  const { carried, kept } = m.header;
+  return { steps: u32(m.blobs[0]), end: m.blobs[1], timing: m.header.timing as StepTiming, ...(typeof carried === 'string' && { carried }), ...(typeof kept === 'string' && { kept }) };
 }

@@ -88,7 +88,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   let timing: StepTiming | undefined;
   // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
   const walksStopped = python ? new Abandonment() : undefined;
-  const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming; carried?: string }> => {
+  const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming; carried?: string; kept?: string }> => {
     if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers, walksStopped?.signal);
     return pool ? watchdog.runOn<WalkResult>(pool, { ...task }) : Promise.resolve().then(() => runWalks(game, task));
   };
@@ -129,8 +129,9 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   // so there a task is about 500 steps (and few are wasted past the budget).
   const taskSteps = python ? 500 : 20_000;
   let perTask = python ? 2 : 16;
-  const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming; carried?: string }>();
+  const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming; carried?: string; kept?: string }>();
   let carried: string | undefined;
+  let kept: string | undefined;
   // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused
   // (the watchdog stops one that is stuck; a Python game's processes still running one are killed
   // after a grace).
@@ -146,7 +147,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
         continue;
       }
       const first = inflight.head!;
-      let r: WalkResult & { timing?: StepTiming; carried?: string };
+      let r: WalkResult & { timing?: StepTiming; carried?: string; kept?: string };
       try {
         r = (await inflight.next())!.result;
       } catch (err) {
@@ -162,6 +163,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
       }
       if (r.timing) timing = mergeTiming(timing, r.timing);
       carried ??= r.carried;
+      kept ??= r.kept;
       let stepsTaken = 0;
       for (let i = 0; i < r.steps.length && used < budget; i++) {
         // Only a level whose reset state is won or lost ends an attempt before its first step
@@ -240,6 +242,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   if (carried !== undefined) {
     result.warning = `the attempts changed ${carried} in the game's module (state kept in module globals or class attributes): each attempt starts from the level's start, which does not hold it, so the attempts are not independent plays of the game and this rate is not its own`;
   }
+  if (kept !== undefined) result.warning = result.warning ? `${result.warning}; ${kept}` : kept;
   if (verdict === 'inconclusive') {
     const need = attemptsToCertify(threshold);
     result.hint =

@@ -91,6 +91,10 @@ export interface PythonLevelReport {
   otherWins?: string[][];
   /** The level explored from the starts the previous level's other wins lead to (a chained sweep's); its outcome is the worst. Absent when none. */
   otherStarts?: OtherStartReport[];
+  /** The game keeps state across attempts (a lost state's RESET does not lead where a fresh attempt starts): the graph is a fresh attempt's. Absent when not found. */
+  attemptsWarning?: string;
+  /** The game lists RESET (0) in available_actions, which the graph leaves out. Absent when it does not. */
+  listsReset?: string;
 }
 
 /** A level explored from a start another win of the previous level leads to. */
@@ -345,7 +349,9 @@ const pythonSchema = obj({
       problem: nullable(str),
     }),
   ),
-}, { optional: ['otherWins', 'otherStarts'] });
+  attemptsWarning: str,
+  listsReset: str,
+}, { optional: ['otherWins', 'otherStarts', 'attemptsWarning', 'listsReset'] });
 const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
 
 const exploreSchema = obj({

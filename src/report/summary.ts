@@ -106,7 +106,8 @@ export function formatPythonRun(py: PythonLevelReport, level?: number): string {
     return `(${o.startActions.join(' ')}): ${o.nodes} states${o.fullyExplored ? '' : ' (partial)'}, shortest ${o.shortestWin ?? 'none found'}, ${p}, ${o.verdict}${o.problem ? `, ${o.problem}` : ''}`;
   });
   const also = others.length > 0 ? `; also explored from the starts other wins of the previous level lead to: ${others.join('; ')}` : '';
-  return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}${also}`;
+  const warned = [py.attemptsWarning && `ATTEMPTS WARNING: ${py.attemptsWarning}`, py.listsReset && `AVAILABLE ACTIONS WARNING: ${py.listsReset}`].filter(Boolean).map((w) => `; ${w}`).join('');
+  return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}${also}${warned}`;
 }
 
 /** The fuzz regime's performance profile of a level in one line (the slowest step with the actions before it). */

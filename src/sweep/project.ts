@@ -43,6 +43,8 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
         unoffered: r.python.unoffered,
         unofferedActs: [...(r.python.unofferedActs ?? [])],
         ...(r.python.otherWins && r.python.otherWins.length > 0 && { otherWins: r.python.otherWins.map((w) => [...w]) }),
+        ...(r.python.attemptsWarning && { attemptsWarning: r.python.attemptsWarning }),
+        ...(r.python.listsReset && { listsReset: r.python.listsReset }),
       },
     }),
   };

@@ -105,6 +105,8 @@ function describe(r: ExploreReport): string {
   if (acts && r.pWin.policy === 'reference' && r.python?.unoffered !== 'step') {
     lines.push(`REFERENCE POLICY WARNING: ${acts.join(', ')}, which the game does not offer, ${acts.length === 1 ? 'changes' : 'change'} its state when sent (the engine steps the game with any action, the reference agent sends all seven); this probability takes ${acts.length === 1 ? 'it' : 'them'} as staying put (--unoffered step explores ${acts.length === 1 ? 'it' : 'them'} as the engine steps ${acts.length === 1 ? 'it' : 'them'})`);
   }
+  if (r.python?.listsReset) lines.push(`AVAILABLE ACTIONS WARNING: ${r.python.listsReset}`);
+  if (r.python?.attemptsWarning) lines.push(`ATTEMPTS WARNING: ${r.python.attemptsWarning}`);
   if (r.stuckStep) lines.push(`STUCK STEP WARNING: ${r.stuckStep.message}; replay the actions with a longer --step-timeout to tell a slow step from a hang`);
   if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ') || 'no actions, the level start'})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {

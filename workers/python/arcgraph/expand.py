@@ -5,9 +5,10 @@ from array import array
 
 import numpy as np
 
+from .attempts import attempt_start, reset_fault
 from .clicks import partition
 from .identity import changed_part, module_state
-from .runtime import CLICK_BASE, PLAYING, GameError, settled
+from .runtime import CLICK_BASE, LOST, PLAYING, GameError, offered_of, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
@@ -48,8 +49,8 @@ def fixed_actions(rt, fd):
     others later would have moves the graph misses (and a 'no win is reachable' that is false). Not
     checked on a step that won or lost the level: its frame may be the next level's already."""
     offered = fd.available_actions
-    if offered != rt.offered and sorted(int(a) for a in offered) != rt.offered:
-        raise GameError('exception', f"the game's available actions became {sorted(int(a) for a in offered)}, not {rt.offered} as when it was loaded: "
+    if offered != rt.offered and offered_of(offered) != rt.offered:
+        raise GameError('exception', f"the game's available actions became {offered_of(offered)}, not {rt.offered} as when it was loaded: "
                         'arcgraph explores one set of actions for every state, so this graph would miss moves', '')
 
 
@@ -188,22 +189,32 @@ class Expander:
         self.sent = set()
         self.collisions = None
         self.identity_fault = None
+        self.attempts_fault = None
         # The exploration whose module change this process has reported: its later batches skip the walk.
         self.module_warned = None
         self.module_cache = None  # (steps begun in this process, the module's walk then)
         self.small = None  # small_parts()
         self.shared = None  # the registry's shared levels: (key, level)
+        # attempt_start's: ((exploration, level, start path), (game, frame, digest) or None) and, of
+        # that exploration, each lost state's reset_fault by its digest (the same answer in any process).
+        self.attempts = None
+        self.resets = {}
 
-    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False):
+    def run(self, level, snapshots, clicks='classes', verify=1, exploration=None, check=0, root=False, start_path=None):
         """Expands the batch. Every transition of its first `check` states, and about 1 in 256 of
         the others (by their successor's digest, so the same ones at any worker count), is taken
         again from the restored state: the first that gives another successor or status is left in
         `identity_fault` (state, action, message). The steps of the level's root (the batch's first state
         when `root`) and of the sample also walk the game module around them, and the whole batch is
         walked around too (once a change is reported, not again in this exploration): a change
-        anywhere in it is pinned to its step by `module_step`."""
+        anywhere in it is pinned to its step by `module_step`. Given the path from RESET to the level's
+        start (`start_path`, [] for none: level 1, a set-level start), every lost successor is stepped
+        on with RESET, as an ARC agent goes on after GAME_OVER: the first whose RESET does not lead
+        where a fresh attempt starts is left in `attempts_fault` (reset_fault)."""
         rt = self.rt
         self.identity_fault = None
+        # The first lost successor of the batch whose RESET does not lead where a fresh attempt starts.
+        self.attempts_fault = None
         if root:
             # Found at load, once a process: a warning of every exploration of the game (RESET: from its start).
             warning = rt.start_warning()
@@ -217,6 +228,8 @@ class Expander:
                 from .markov import Collisions
                 self.collisions = Collisions(rt)
         sent = self.sent if exploration is not None else None
+        attempts = self.attempt_start(level, start_path, exploration) if start_path is not None else None
+        lost = []  # (state, action, live, digest) of the batch's new lost successors
         rec = Records()
         steps = array('I')
         record_ends = array('I')
@@ -305,6 +318,10 @@ class Expander:
                 o = rt.status(live[0], fd, level)
                 if o != PLAYING or sent is None:
                     rec.add(d, bit, cells, code, o, -1, rt.pack(live) if o == PLAYING else None)
+                    if o == LOST and attempts is not None:
+                        # stepped on with RESET after the batch (and its closing walk: a RESET, whose
+                        # on_set_level may put a shared level back, must not hide a step's change of it)
+                        lost.append((s, code, live, d))
                 elif d in sent:
                     rec.add(d, bit, cells, code, o, -1, b'')
                 else:
@@ -339,7 +356,34 @@ class Expander:
             if changed is not None and self.identity_fault is None:
                 self.identity_fault = self.module_step(snapshots[:done], keys, has_clicks, changed)
                 self.module_warned = exploration
+        for s, code, live, d in lost:
+            message = self.reset_fault(level, live, d, attempts)
+            if message is not None:
+                self.attempts_fault = {'state': s, 'action': code, 'message': message}
+                break
         return rec, steps, record_ends, error, totals
+
+    def attempt_start(self, level, path, exploration):
+        """attempts.attempt_start of the level's start as the root op makes it (played along `path`,
+        else set_level), once an exploration in each process."""
+        key = (exploration, level, tuple(path))
+        if self.attempts is not None and self.attempts[0] == key:
+            return self.attempts[1]
+        from .levels import level_start
+        self.resets = {}
+        try:
+            reference = attempt_start(self.rt, level_start(self.rt, level, path or None)[0], level)
+        except GameError:
+            reference = None
+        self.attempts = (key, reference)
+        return reference
+
+    def reset_fault(self, level, live, digest, reference):
+        """attempts.reset_fault of lost state `live`, kept by its identity `digest` for the exploration."""
+        known = self.resets.get(digest, False)
+        if known is False:
+            known = self.resets[digest] = reset_fault(self.rt, level, live, reference)
+        return known
 
     def module_step(self, snapshots, keys, has_clicks, changed):
         """The fault of a batch whose steps changed the game module's state: the first step that changes

@@ -4,7 +4,7 @@ invalid frames, malformed FrameData, nondeterminism (a restored snapshot stepped
 stability (a restored snapshot has the same identity), and samples shipped back to be stepped again in
 another process."""
 from .rng import Rng, draw_action
-from .runtime import PLAYING, WON, GameError, settled
+from .runtime import LISTS_RESET, PLAYING, WON, GameError, offered_of, settled
 from .walks import Timing, code_of
 
 STATES = ('NOT_FINISHED', 'WIN', 'GAME_OVER')
@@ -39,7 +39,7 @@ def transition_problem(rt, fd, game, before_score):
         return f'levels_completed went from {before_score} to {fd.levels_completed} in one action'
     if fd.win_levels != rt.info['winScore']:
         return f'win_levels {fd.win_levels}, not {rt.info["winScore"]}'
-    if sorted(int(a) for a in fd.available_actions) != rt.offered:
+    if offered_of(fd.available_actions) != rt.offered:
         return f'available_actions {list(fd.available_actions)}, not {rt.offered}'
     if fd.full_reset:
         return 'full_reset set after an action that was not RESET'
@@ -65,6 +65,9 @@ def run_fuzz(rt, start, start_frame, level, seed, first_stream, steps, max_walk_
     bad = frame_problem([start_frame])
     if bad:
         reset_faults.append({'check': 'invalid-frame', 'message': f'invalid frame of the level start: {bad}'})
+    if rt.lists_reset:
+        # Malformed FrameData from the start on, named once as what it is; the walks draw the other actions.
+        reset_faults.append({'check': 'malformed-transition', 'message': LISTS_RESET})
     actions = rt.offered
     available = set(actions)
     used = 0

@@ -9,7 +9,7 @@ from array import array
 from .expand import Expander, unoffered_acting
 from .levels import level_start
 from .rng import Rng, draw_action
-from .runtime import LOST, MEMORY_HIT, PLAYING, GameError, Runtime, settled
+from .runtime import LOST, MEMORY_HIT, PLAYING, GameError, Runtime, offered_of, settled
 from .session import Session
 from .walks import Timing, code_of, run_walks
 
@@ -125,7 +125,7 @@ class Host:
         level = int(header['level'])
         live, frame, how, note = level_start(rt, level, header.get('path'))
         game = live[0]
-        offered = sorted(int(a) for a in game._available_actions)
+        offered = offered_of(game._available_actions)
         if level > 1 and offered != rt.offered:
             raise GameError('exception', f'level {level} offers {offered} at its start, not {rt.offered} as the game did when loaded: arcgraph '
                             'explores one set of actions for a game (ARC games keep available_actions fixed), so it cannot explore this level', '')
@@ -145,10 +145,12 @@ class Host:
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
-        rec, steps, ends, error, totals = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'), int(header.get('check', 0)), bool(header.get('root')))
+        rec, steps, ends, error, totals = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'), int(header.get('check', 0)), bool(header.get('root')), header.get('startPath'))
         reply = {'count': len(steps)}
         if self.expander.identity_fault:
             reply['identity'] = self.expander.identity_fault
+        if self.expander.attempts_fault:
+            reply['attempts'] = self.expander.attempts_fault
         if self.expander.collisions is not None:
             reply['frameCollisions'] = self.expander.collisions.report()
             reply['pid'] = os.getpid()
@@ -160,10 +162,12 @@ class Host:
 
     def op_walks(self, header, blobs):
         timing = Timing()
-        steps, end, error, carried = run_walks(self.rt, blobs[0], int(header['level']), int(header['seed']), int(header['first']), int(header['count']), int(header['maxSteps']), list(header['choices']), timing)
+        steps, end, error, carried, kept = run_walks(self.rt, blobs[0], int(header['level']), int(header['seed']), int(header['first']), int(header['count']), int(header['maxSteps']), list(header['choices']), timing)
         reply = {'timing': timing.report()}
         if carried is not None:
             reply['carried'] = carried
+        if kept is not None:
+            reply['kept'] = kept
         if error:
             reply['error'] = error
         return reply, [steps.tobytes(), end.tobytes()]

@@ -349,10 +349,15 @@ class Runtime:
         self.info = L.info(base)
         # `offered`: the game's available actions; `actions`: those the graph and the walks step. Under
         # unoffered='step' all seven, as the engine steps a game with any action the reference agent sends.
-        self.offered = self.info['actions']
+        # RESET (0) is never one: ARC's available_actions never lists it (RESET is always there, and
+        # only after GAME_OVER or to restart), so a game that lists it is explored without it, and says so.
+        self.lists_reset = RESET in self.info['actions']
+        self.offered = offered_of(self.info['actions'])
         self.actions = list(range(1, 8)) if unoffered == 'step' else self.offered
         self.info['offered'] = self.offered
         self.info['actions'] = self.actions
+        if self.lists_reset:
+            self.info['listsReset'] = LISTS_RESET
         self.levels = self.info['levels']
         np.random.set_state(self.rng_start)
         _PY_SETSTATE(self.py_start)
@@ -625,6 +630,17 @@ class Runtime:
                 h.update(repr(py_state[2]).encode())
             d = h.digest()
         return d
+
+
+# Why a game listing RESET in its available actions is explored without it (the explorer's note, qualify's finding).
+LISTS_RESET = ('the game lists RESET (0) in available_actions, which an ARC game never does (RESET is always available, '
+               'and the engine echoes the list on every frame: an agent drawing from it would restart mid-attempt): '
+               'arcgraph explores and plays the other actions, RESET only as the engine takes it after GAME_OVER')
+
+
+def offered_of(actions):
+    """The actions a game offers, sorted, as the graph and the walks step them: its available_actions less RESET."""
+    return sorted(int(a) for a in actions if int(a) != RESET)
 
 
 def _same_rng(a, b):

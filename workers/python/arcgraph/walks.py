@@ -2,6 +2,7 @@
 src/player/episodes.ts draws them, played with the engine's perform_action."""
 from array import array
 
+from .attempts import attempt_start, reset_fault, walks_message
 from .identity import changed_part, module_state
 from .rng import Rng, draw_action
 from .runtime import CLICK_BASE, PLAYING, WON, GameError
@@ -18,8 +19,10 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
     """Episodes first..first+count-1: their steps and ends (an exception ends the batch: `error` names
     the episode, its actions and the step), and the first part of the game's module state the
     episodes changed (`carried`: each episode starts from the level's snapshot, which does not hold
-    it, so the episodes are not independent plays of the game), else None. `timing` collects the
-    slowest steps."""
+    it, so the episodes are not independent plays of the game), else None; and `kept`, the warning of
+    the first lost episode whose RESET (stepped as the ARC agent steps it after GAME_OVER) does not
+    lead where a fresh attempt starts (attempts.reset_fault: the game keeps state across attempts),
+    else None. `timing` collects the slowest steps."""
     available = set(rt.actions)
     steps = array('I')
     end = array('B')
@@ -27,7 +30,12 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
     begins = rt.start_status(rt.restore(start)[0], level)
     if begins != PLAYING:
         # A level that starts won or lost (RESET's own step ended it): every episode ends before its first step.
-        return array('I', [0] * count), array('B', [WALK_WON if begins == WON else WALK_LOST] * count), None, None
+        return array('I', [0] * count), array('B', [WALK_WON if begins == WON else WALK_LOST] * count), None, None, None
+    try:
+        reference = attempt_start(rt, rt.restore(start), level)
+    except GameError:
+        reference = None
+    kept = None
     # Around the whole task, not each episode: the walk costs a few steps (0.3 to 7 ms on the shared games).
     module_before = module_state(rt.identity, rt.loaded.module)
     for i in range(count):
@@ -58,7 +66,10 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
             break
         steps.append(n)
         end.append(outcome)
-    return steps, end, error, changed_part(module_before, module_state(rt.identity, rt.loaded.module))
+        if outcome == WALK_LOST and kept is None and reference is not None:
+            # one step more a lost episode, until one shows it
+            kept = reset_fault(rt, level, live, reference, walks_message)
+    return steps, end, error, changed_part(module_before, module_state(rt.identity, rt.loaded.module)), kept
 
 
 class Timing:
