@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { actionFromCode, codeName, parseAction, type Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
 import { StepTimeout, threadedGame } from '../parallel/index.js';
-import { exploreLevel } from '../level.js';
+import { exploreLevel, type LevelOptions } from '../level.js';
 import { PythonGame } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
@@ -139,6 +139,19 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
   }
 }
 
+/** How an explore job explores its level: the job's budget, policy and threshold, the context's workers and limits. */
+const levelOptions = (job: PlannedJob, ctx: RunContext): LevelOptions => ({
+  level: job.level!,
+  workers: ctx.workers,
+  maxNodes: job.settings.budget.nodes,
+  maxSeconds: job.settings.budget.seconds,
+  signal: ctx.signal,
+  stepSeconds: ctx.stepSeconds,
+  maxMemory: ctx.maxMemory,
+  policy: job.settings.policy,
+  threshold: job.settings.threshold,
+});
+
 /**
  * A chained level explored again from each start the previous level's other wins lead to (its
  * python.otherWins, from RESET), with the level's budget each: a level that one way of winning the
@@ -148,7 +161,6 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
 async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, others: readonly string[][]): Promise<OtherStartReport[]> {
   const game = loaded.game as PythonGame;
   const level = job.level!;
-  const { settings } = job;
   const primary = game.startPath(level);
   const out: OtherStartReport[] = [];
   try {
@@ -157,18 +169,7 @@ async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunC
       game.setStart(level, startActions.map(parseAction));
       const report: OtherStartReport = { startActions: [...startActions], nodes: 0, fullyExplored: false, winReachable: false, shortestWin: null, pWin: { lower: 0, upper: 1, exact: null }, verdict: 'inconclusive', problem: null };
       try {
-        const { report: r } = await exploreLevel(loaded, {
-          level,
-          workers: ctx.workers,
-          maxNodes: settings.budget.nodes,
-          maxSeconds: settings.budget.seconds,
-          signal: ctx.signal,
-          stepSeconds: ctx.stepSeconds,
-          maxMemory: ctx.maxMemory,
-          policy: settings.policy,
-          threshold: settings.threshold,
-          recordWins: false,
-        });
+        const { report: r } = await exploreLevel(loaded, { ...levelOptions(job, ctx), recordWins: false });
         if (r.stopReason === 'interrupted' || r.pWin.interrupted) throw new JobInterrupted();
         const exact = r.pWin.exact;
         Object.assign(report, {
@@ -220,18 +221,7 @@ async function exploreLevelJob(job: PlannedJob, loaded: LoadedGame, game: Game, 
   if (!result.crash) {
     try {
       // explored and analysed as `arcgraph explore` does (tutorial exemption and baseline from the game)
-      const explored = await exploreLevel(loaded, {
-        level,
-        workers: ctx.workers,
-        maxNodes: settings.budget.nodes,
-        maxSeconds: settings.budget.seconds,
-        signal: ctx.signal,
-        stepSeconds: ctx.stepSeconds,
-        maxMemory: ctx.maxMemory,
-        policy: settings.policy,
-        threshold: settings.threshold,
-        onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }),
-      });
+      const explored = await exploreLevel(loaded, { ...levelOptions(job, ctx), onProgress: (p) => ctx.onProgress?.({ stage: 'explore', level, done: p.nodes, seconds: p.seconds }) });
       // A stop during the exploration, or during the analysis after it (its bounds cut short): not a level's result.
       if (explored.report.stopReason === 'interrupted' || explored.report.pWin.interrupted) throw new JobInterrupted();
       graph = explored.graph;
