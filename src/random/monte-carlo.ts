@@ -71,6 +71,9 @@ export interface RandomResult {
   stepsPerSecond: number;
 }
 
+/** A walk task's result, with what a Python game's walks add: step timing, module state carried, state kept across RESET. */
+type TaskResult = WalkResult & { timing?: StepTiming; carried?: string; kept?: string };
+
 /**
  * Monte Carlo attempts of a random policy from the level's reset state over the worker pool.
  * Episode i always plays the same moves (seeded by seed and i), and results are consumed in
@@ -88,7 +91,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   let timing: StepTiming | undefined;
   // A real ARC game's walks run in its Python processes, drawing the same moves (src/player's RNG, ported).
   const walksStopped = python ? new Abandonment() : undefined;
-  const run = (task: WalkTask): Promise<WalkResult & { timing?: StepTiming; carried?: string; kept?: string }> => {
+  const run = (task: WalkTask): Promise<TaskResult> => {
     if (python) return pythonWalks(python, { ...task, choices: policyChoices(game, policy) }, workers, walksStopped?.signal);
     return pool ? watchdog.runOn<WalkResult>(pool, { ...task }) : Promise.resolve().then(() => runWalks(game, task));
   };
@@ -129,7 +132,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
   // so there a task is about 500 steps (and few are wasted past the budget).
   const taskSteps = python ? 500 : 20_000;
   let perTask = python ? 2 : 16;
-  const inflight = new OrderedRunner<number, WalkResult & { timing?: StepTiming; carried?: string; kept?: string }>();
+  const inflight = new OrderedRunner<number, TaskResult>();
   let carried: string | undefined;
   let kept: string | undefined;
   // Tasks still in flight when the budget is spent are left to finish on the shared pool, unused
@@ -147,7 +150,7 @@ export async function randomPlay(source: GameSource, options: RandomOptions): Pr
         continue;
       }
       const first = inflight.head!;
-      let r: WalkResult & { timing?: StepTiming; carried?: string; kept?: string };
+      let r: TaskResult;
       try {
         r = (await inflight.next())!.result;
       } catch (err) {

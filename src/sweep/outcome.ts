@@ -12,6 +12,9 @@ const UNTRUSTING = /^\S+ (nondeterminism|non-canonical-identity): /;
  * when the bounds straddle the threshold; else it passes.
  * When the graph's bounds are inconclusive, Monte Carlo attempts (95% confidence) decide.
  */
+/** How a reason names one of a level's other starts. */
+const fromOtherStart = (o: OtherStartReport): string => `from the start another win of the previous level leads to (${o.startActions.join(' ')})`;
+
 export function levelOutcome(level: {
   tutorial: boolean;
   analysis: AnalysisNumbers | null;
@@ -52,7 +55,7 @@ export function levelOutcome(level: {
   // Another way of winning the previous level starts this one elsewhere: judged from there too.
   const others = level.tutorial ? [] : (level.otherStarts ?? []);
   for (const o of others) {
-    const from = `from the start another win of the previous level leads to (${o.startActions.join(' ')})`;
+    const from = fromOtherStart(o);
     if (o.problem) reasons.push(`${from}: ${o.problem}`);
     if (o.verdict === 'fail') {
       const p = o.pWin.exact && o.pWin.exact.p.length + o.pWin.exact.q.length <= 24 ? `${o.pWin.exact.p}/${o.pWin.exact.q} (${show(o.pWin.lower)})` : `>= ${show(o.pWin.lower)}`;
@@ -72,7 +75,7 @@ export function levelOutcome(level: {
     return { outcome: 'inconclusive', reasons: [analysis.hint ?? `p in [${show(analysis.pWin.lower)}, ${show(analysis.pWin.upper)}] straddles ${analysis.threshold}`] };
   }
   const open = others.filter((o) => o.verdict === 'inconclusive');
-  if (open.length > 0) return { outcome: 'inconclusive', reasons: open.map((o) => `from the start another win of the previous level leads to (${o.startActions.join(' ')}): p in [${show(o.pWin.lower)}, ${show(o.pWin.upper)}] straddles ${analysis?.threshold ?? 'the threshold'}`) };
+  if (open.length > 0) return { outcome: 'inconclusive', reasons: open.map((o) => `${fromOtherStart(o)}: p in [${show(o.pWin.lower)}, ${show(o.pWin.upper)}] straddles ${analysis?.threshold ?? 'the threshold'}`) };
   return { outcome: 'pass', reasons };
 }
 
