@@ -34,6 +34,8 @@ export interface ReplayResult {
   steps: number;
   outcome: RecordingOutcome;
   reproduced: boolean;
+  /** Replayed steps whose recorded line held a frame to compare (a recording may hold none). */
+  framesCompared: number;
   divergence?: Divergence;
   /** The replay in the Agents style, ready for `writeRecordingLines`. */
   lines: RecordedFrameData[];
@@ -113,6 +115,7 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
   const stepLimitMs = options.stepLimitMs ?? 1000;
   let divergence: Divergence | undefined;
   let steps = 0;
+  let framesCompared = 0;
   for (const [index, step] of recording.steps.entries()) {
     const where = { step: index + 1, line: step.line, action: actionName(step.action) };
     if (!divergence) divergence = checkTransition(game, session, step.action, where, successors, identity, stepLimitMs);
@@ -131,6 +134,7 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
       break;
     }
     steps++;
+    if (step.frame !== undefined) framesCompared++;
     // The engine answers an action after the end with no frame at all: no frame to check.
     const bad = ended ? undefined : frameProblem(result.frame);
     if (bad) divergence ??= { ...where, field: 'invalid-frame', recorded: null, replayed: bad, message: `step ${where.step} (line ${where.line}, ${where.action}): invalid frame: ${bad}` };
@@ -142,6 +146,7 @@ export function replayRecording(game: Game, recording: Recording, options: Repla
     steps,
     outcome: { state: session.sessionState, levels_completed: lines.at(-1)?.levels_completed ?? 0 },
     reproduced: divergence === undefined,
+    framesCompared,
     divergence,
     lines,
   };

@@ -139,7 +139,21 @@ describe('arcgraph play (script on stdin)', () => {
     expect(readFileSync(rec, 'utf8').trimEnd().split('\n')).toHaveLength(4);
     const replay = cli(['replay', rec, '--game', RUIN, '--json']);
     expect(replay.status).toBe(0);
-    expect(JSON.parse(replay.stdout)).toEqual({ file: rec, game: 'ruin', style: 'agents', steps: 4, outcome: { state: 'NOT_FINISHED', levels_completed: 1 }, reproduced: true });
+    expect(JSON.parse(replay.stdout)).toEqual({ file: rec, game: 'ruin', style: 'agents', steps: 4, outcome: { state: 'NOT_FINISHED', levels_completed: 1 }, reproduced: true, framesCompared: 4 });
+    // the same recording without its frames reproduces, and says that it compared none (it said "every ... frame matches")
+    const bare = join(dir, 'ruin.play.bare.recording.jsonl');
+    const strip = (line: string): string => {
+      const entry = JSON.parse(line) as { data: { frame?: unknown } };
+      delete entry.data.frame;
+      return JSON.stringify(entry);
+    };
+    writeFileSync(bare, readFileSync(rec, 'utf8').trimEnd().split('\n').map((l, i) => (i === 1 ? l : strip(l))).join('\n') + '\n');
+    const some = cli(['replay', bare, '--game', RUIN]);
+    expect([some.status, some.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'reproduced: every recorded state, level count, available actions list and frame matches (frames on 1 of 4 steps)']);
+    writeFileSync(bare, readFileSync(rec, 'utf8').trimEnd().split('\n').map(strip).join('\n') + '\n');
+    const none = cli(['replay', bare, '--game', RUIN]);
+    expect([none.status, none.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'reproduced: every recorded state, level count and available actions list matches (the recording holds no frames: none compared)']);
+    expect(JSON.parse(cli(['replay', bare, '--game', RUIN, '--json']).stdout).framesCompared).toBe(0);
   });
 
   it('starts at --level and its recording replays from there', () => {

@@ -19,7 +19,8 @@ diverges.
   --out FILE  write the replay as an ARC-AGI-3-Agents style recording, the recording's final
               scorecard line kept (only when it reproduces: a replay that diverges writes nothing
               and says so on stderr)
-  --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced, divergence?}
+  --json      print {file, game, steps, outcome: {state, levels_completed}, reproduced,
+              framesCompared (steps whose line held a frame), divergence?}
 A real ARC game is replayed with the engine's own perform_action (RESET rules, level progression).
 An action after GAME_OVER or WIN is answered as the engine answers it: no frame, the state unchanged.
 ${STEP_USAGE}
@@ -72,14 +73,14 @@ const command: Command = {
     const scorecard = recording.scorecard !== undefined ? { timestamp: recording.scorecardTimestamp, data: recording.scorecard } : undefined;
     if (out !== undefined && result.reproduced) writeRecordingLines(out, result.lines, scorecard);
     if (p.values.json) {
-      const { steps, outcome, reproduced, divergence } = result;
-      console.log(JSON.stringify({ file, game: game.id, style: recording.style, steps, outcome, reproduced, ...(divergence && { divergence }) }));
+      const { steps, outcome, reproduced, framesCompared, divergence } = result;
+      console.log(JSON.stringify({ file, game: game.id, style: recording.style, steps, outcome, reproduced, framesCompared, ...(divergence && { divergence }) }));
     } else {
       const end = `${result.outcome.state}, ${result.outcome.levels_completed}/${game.levels} levels completed`;
       // a replay goes on past its first divergence (to the recording's end, or the step that threw)
       const first = result.reproduced ? '' : ` (diverging from step ${result.divergence!.step})`;
       console.log(`${file}: ${game.id}, ${recording.style} style, ${result.steps} steps replayed${first}, the replay ends ${end}`);
-      console.log(result.reproduced ? 'reproduced: every recorded state, level count, available actions list and frame matches' : `DIVERGES at ${result.divergence!.message}`);
+      console.log(result.reproduced ? `reproduced: ${reproducedLine(result.framesCompared, result.steps)}` : `DIVERGES at ${result.divergence!.message}`);
     }
     if (out !== undefined && !result.reproduced) console.error(`arcgraph replay: --out ${out} not written: the replay diverges at step ${result.divergence!.step} (only a recording that reproduces is written)`);
     return result.reproduced ? 0 : 1;
@@ -87,3 +88,9 @@ const command: Command = {
 };
 
 export default command;
+
+/** What a reproduced replay compared: a recording may hold no frames, or frames on some lines only. */
+function reproducedLine(frames: number, steps: number): string {
+  if (frames === 0) return 'every recorded state, level count and available actions list matches (the recording holds no frames: none compared)';
+  return `every recorded state, level count, available actions list and frame matches${frames < steps ? ` (frames on ${frames} of ${steps} steps)` : ''}`;
+}
