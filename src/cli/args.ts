@@ -138,7 +138,8 @@ export function unofferedOption(values: Parsed['values']): UnofferedMode | undef
 export const START_USAGE = `  --start-actions A  the actions from the game's RESET to the level's start, e.g. "ACTION1 ACTION6(3,4)"
                      (it must end exactly at that start, else exit 2; default: the shortest wins
                      found for the earlier levels in this run, else the engine's set_level; the
-                     result says which start was used)`;
+                     result says which start was used). A path ending with RESET may play into
+                     the level and lose: where a later attempt starts (ATTEMPTS WARNING's actions)`;
 
 /** Gives a real ARC game the user's `--start-actions` path to `level` (bad input for a JavaScript game, or an unreadable action). */
 export function startActionsOption(values: Parsed['values'], game: PythonGame, level: number): void {

@@ -360,7 +360,7 @@ class Coordinator {
     if (!this.room(r.node.length)) return this.stop('max-memory');
     const done: Merged = this.claimInWorkers ? this.merger.mergeClaimed(batch.ids, r as ClaimedBatch, limits) : this.merger.mergeExpanded(batch.ids, r as ExpandResult, limits);
     this.expandedCount += done.merged;
-    this.opened.merged?.(r, done.merged);
+    this.opened.merged?.(r, done.merged, (i) => Array.from(bfsPath(this.store.graph(this.game.actions), batch.ids[i])));
     this.stepsPerState = Math.max(1, this.merger.steps / Math.max(1, this.expandedCount));
     if (r.identity && !this.identityWarning && r.identity.state < done.merged) {
       const path = bfsPath(this.store.graph(this.game.actions), batch.ids[r.identity.state]);

@@ -65,8 +65,11 @@ export interface OpenedLevel extends OpenedGame {
   fullyChecked?: number;
   /** Game steps expanding a state takes, known once the root is (sizes the first batches). */
   readonly stepsPerState?: number;
-  /** The first `states` states of a batch `expander` returned were merged into the graph (what `describe` counts must count those alone). */
-  merged?(batch: object, states: number): void;
+  /**
+   * The first `states` states of a batch `expander` returned were merged into the graph (what
+   * `describe` counts must count those alone); `pathTo(i)`: the action codes from the level's start to the batch's state i.
+   */
+  merged?(batch: object, states: number, pathTo: (i: number) => number[]): void;
   /** What the result adds about how this level ran (a Python level: its start, identity, clicks). */
   describe?(): { python: PythonExploreInfo };
 }
@@ -125,7 +128,7 @@ export async function openLevel(source: GameSource, level: number, workers?: num
       get stepsPerState() {
         return py.stepsPerState;
       },
-      merged: (batch, states) => py.merged(batch, states),
+      merged: (batch, states, pathTo) => py.merged(batch, states, pathTo),
       describe: () => ({ python: py.describe() }),
     };
   }

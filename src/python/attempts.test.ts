@@ -66,7 +66,26 @@ describe("the engine's RESET after GAME_OVER", () => {
         // the graph is a fresh attempt's, right as such: its own warning, not the identity's
         expect(r.identityWarning).toBeNull();
         expect(r.python!.attemptsWarning).toMatch(/^after GAME_OVER the engine's RESET \(a level reset, as the ARC agent sends it to go on\) does not return to the level's start: self\.deaths differs/);
+        // the first lost state in BFS order, and the RESET: the level's start path followed by them starts attempt 2
+        expect(r.python!.attemptsActions).toEqual(['ACTION2', 'RESET']);
       }
+    }
+  });
+
+  it('names the actions that reproduce it: played in a session, they lose at their last action before the RESET, at any depth and through clicks', async () => {
+    // bc01 (a move counter, lost seven moves deep), tlb1 and clk1 (click games): the path is the lost state's in the graph, BFS order
+    const cases = [['apart', 'bc01', 8], ['apart', 'tlb1', 3], ['games', 'clk1', 3]] as const;
+    for (const [folder, id, length] of cases) {
+      const game = openPythonGame(join(FIXTURE_ENGINE, folder, id), { engine: FIXTURE_ENGINE });
+      opened.push(game);
+      const r = await explore(game, { level: 1, workers: 2, maxNodes: 2000 });
+      const actions = r.python!.attemptsActions!;
+      expect([actions.length, actions.at(-1)]).toEqual([length, 'RESET']);
+      const session = game.session(1);
+      session.act({ id: 0 });
+      const states = actions.slice(0, -1).map((a) => session.act(parseAction(a)).state);
+      expect(states.at(-1)).toBe('GAME_OVER');
+      expect(states.slice(0, -1)).not.toContain('GAME_OVER');
     }
   });
 

@@ -1,5 +1,5 @@
 /** The explorer's view of a Python level: its root and an expander whose batches run in the game's Python processes. */
-import { ACTION_NAMES, fingerprintInto, initIdentity, sameBytes, type Fingerprint, type Status } from '../engine/index.js';
+import { ACTION_NAMES, codeName, fingerprintInto, initIdentity, sameBytes, type Fingerprint, type Status } from '../engine/index.js';
 import { HASH_SEED, OTHER_HASH_SEED } from './discover.js';
 import type { PyRoot, PythonGame, UnofferedMode } from './game.js';
 import { Abandonment } from './pool.js';
@@ -78,6 +78,11 @@ export interface PythonExploreInfo {
    * the same at any worker count). The graph is a fresh attempt's; the agent's later attempts start elsewhere.
    */
   attemptsWarning?: string;
+  /**
+   * With attemptsWarning: the actions from the level's start to that lost state, then the RESET the
+   * agent sends there, so that the level's start path followed by them starts its next attempt.
+   */
+  attemptsActions?: string[];
   /** The game lists RESET (0) in its available_actions, which ARC's never does: why, and that the graph leaves it out. */
   listsReset?: string;
 }
@@ -135,8 +140,9 @@ export class PythonLevel {
   private unofferedMask = 0;
   /** Why some states travel as action paths though the game pickles (the first reason, in order of the text: the same whichever process met it). */
   private pathReason: string | undefined;
-  /** The first merged batch's attempts warning (BatchRecords.attempts). */
+  /** The first merged batch's attempts warning (BatchRecords.attempts), and the actions from the level's start that reproduce it. */
   private attemptsWarning: string | undefined;
+  private attemptsActions: string[] | undefined;
   private readonly stopped = new Abandonment();
   /** The level's start and its expansion in the game's process under another PYTHONHASHSEED, or why they differ already (otherSeedStart). */
   private otherSeed: Promise<Message | string> | undefined;
@@ -301,9 +307,13 @@ export class PythonLevel {
    * count (those of states expanded but not merged, at a limit or in flight, do not: the numbers
    * are the same at any worker count).
    */
-  merged(batch: object, states: number): void {
+  merged(batch: object, states: number, pathTo: (i: number) => number[]): void {
     const attempts = (batch as BatchRecords).attempts;
-    if (attempts && this.attemptsWarning === undefined && attempts.state < states) this.attemptsWarning = attempts.message;
+    if (attempts && this.attemptsWarning === undefined && attempts.state < states) {
+      this.attemptsWarning = attempts.message;
+      // the lost state's path, and the RESET the agent sends there: where its next attempt starts
+      this.attemptsActions = [...pathTo(attempts.state), attempts.action, 0].map(codeName);
+    }
     const totals = this.statTotals.get(batch);
     this.statTotals.delete(batch);
     if (!totals || states === 0) return;
@@ -339,7 +349,7 @@ export class PythonLevel {
       ...(this.unofferedMask !== 0 && { unofferedActs: ACTION_NAMES.filter((_, a) => this.unofferedMask & (1 << a)) }),
       unoffered: game.options.unoffered ?? 'stay',
       ...(game.info.listsReset && { listsReset: game.info.listsReset }),
-      ...(this.attemptsWarning && { attemptsWarning: this.attemptsWarning }),
+      ...(this.attemptsWarning && { attemptsWarning: this.attemptsWarning, attemptsActions: this.attemptsActions! }),
       identity: game.options.identity,
       graphBuilder: !!game.options.graphBuilder && game.info.graphBuilder,
       snapshots: this.pathReason === undefined ? game.info.snapshots : `${game.info.snapshots}; some states travel as action paths (${this.pathReason})`,

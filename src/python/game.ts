@@ -204,11 +204,14 @@ export class PythonGame implements Game<PyState> {
     else this.given.delete(level);
   }
 
-  /** The actions from RESET to `level`'s start: the user's, else the known wins of every earlier level; undefined if none. */
+  /**
+   * The actions from RESET to `level`'s start: the user's or a sweep's (a later attempt's start ends
+   * with the RESET after a loss, at level 1 too), else the known wins of every earlier level; undefined if none.
+   */
   startPath(level: number): number[] | undefined {
-    if (level === 1) return [];
     const given = this.starts.get(level);
     if (given) return given;
+    if (level === 1) return [];
     const path: number[] = [];
     for (let l = 1; l < level; l++) {
       const win = this.wins.get(l);

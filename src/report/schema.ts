@@ -93,6 +93,8 @@ export interface PythonLevelReport {
   otherStarts?: OtherStartReport[];
   /** The game keeps state across attempts (a lost state's RESET does not lead where a fresh attempt starts): the graph is a fresh attempt's. Absent when not found. */
   attemptsWarning?: string;
+  /** With attemptsWarning: the actions from the level's start that lose there, then RESET (where the next attempt starts). */
+  attemptsActions?: string[];
   /** The game lists RESET (0) in available_actions, which the graph leaves out. Absent when it does not. */
   listsReset?: string;
 }
@@ -101,6 +103,8 @@ export interface PythonLevelReport {
 export interface OtherStartReport {
   /** From the game's RESET to this start. */
   startActions: string[];
+  /** This start is where the level's attempt number `attempt` (2, 3, ...) starts: the attempt before lost, and RESET. Absent for a start another win of the previous level leads to. */
+  attempt?: number;
   nodes: number;
   fullyExplored: boolean;
   winReachable: boolean;
@@ -340,6 +344,7 @@ const pythonSchema = obj({
   otherStarts: arr(
     obj({
       startActions: arr(str),
+      attempt: count,
       nodes: count,
       fullyExplored: bool,
       winReachable: bool,
@@ -347,11 +352,12 @@ const pythonSchema = obj({
       pWin: obj({ lower: probability, upper: probability, exact: nullable(obj({ p: str, q: str })) }),
       verdict: oneOf('pass', 'fail', 'inconclusive'),
       problem: nullable(str),
-    }),
+    }, { optional: ['attempt'] }),
   ),
   attemptsWarning: str,
+  attemptsActions: arr(str),
   listsReset: str,
-}, { optional: ['otherWins', 'otherStarts', 'attemptsWarning', 'listsReset'] });
+}, { optional: ['otherWins', 'otherStarts', 'attemptsWarning', 'attemptsActions', 'listsReset'] });
 const ranOn = obj({ stage: oneOf('explore', 'monte-carlo', 'qualify'), machine: str, worker: str, seconds: num({ min: 0 }) });
 
 const exploreSchema = obj({

@@ -1,5 +1,5 @@
 /** The per-game summary table as plain text cells, shared by report.md, the report site and the terminal. */
-import type { CrashKind, GameReport, LevelReport, ProfileReport, PythonLevelReport, Regression } from './schema.js';
+import type { CrashKind, GameReport, LevelReport, OtherStartReport, ProfileReport, PythonLevelReport, Regression } from './schema.js';
 
 export const SUMMARY_HEADERS = ['Level', 'States', 'Fully explored', 'Shortest solution', 'Dead ends', 'Random win p', 'Verdict', 'Qualification', 'Since last night', 'Outcome'] as const;
 
@@ -101,11 +101,16 @@ export function formatPythonRun(py: PythonLevelReport, level?: number): string {
   // level 1 has no earlier levels: it starts at the game's RESET
   const start = py.levelStart !== 'played' ? "started at the engine's set_level" : level === 1 ? "started at the game's RESET" : 'started where the shortest wins of the earlier levels lead';
   const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : '';
-  const others = (py.otherStarts ?? []).map((o) => {
+  const line = (o: OtherStartReport): string => {
     const p = o.pWin.exact ? `p ${o.pWin.exact.p}/${o.pWin.exact.q}` : `p in [${formatProbability(o.pWin.lower)}, ${formatProbability(o.pWin.upper)}]`;
-    return `(${o.startActions.join(' ')}): ${o.nodes} states${o.fullyExplored ? '' : ' (partial)'}, shortest ${o.shortestWin ?? 'none found'}, ${p}, ${o.verdict}${o.problem ? `, ${o.problem}` : ''}`;
-  });
-  const also = others.length > 0 ? `; also explored from the starts other wins of the previous level lead to: ${others.join('; ')}` : '';
+    return `${o.attempt ? `attempt ${o.attempt} ` : ''}(${o.startActions.join(' ')}): ${o.nodes} states${o.fullyExplored ? '' : ' (partial)'}, shortest ${o.shortestWin ?? 'none found'}, ${p}, ${o.verdict}${o.problem ? `, ${o.problem}` : ''}`;
+  };
+  const wins = (py.otherStarts ?? []).filter((o) => !o.attempt).map(line);
+  const attempts = (py.otherStarts ?? []).filter((o) => o.attempt).map(line);
+  const also = [
+    wins.length > 0 ? `; also explored from the starts other wins of the previous level lead to: ${wins.join('; ')}` : '',
+    attempts.length > 0 ? `; also explored from where later attempts start (a loss, then RESET): ${attempts.join('; ')}` : '',
+  ].join('');
   const warned = [py.attemptsWarning && `ATTEMPTS WARNING: ${py.attemptsWarning}`, py.listsReset && `AVAILABLE ACTIONS WARNING: ${py.listsReset}`].filter(Boolean).map((w) => `; ${w}`).join('');
   return `${start}${py.startNote ? ` (${py.startNote})` : ''}; identity ${py.identity}${clicks}${also}${warned}`;
 }

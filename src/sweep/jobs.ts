@@ -129,8 +129,11 @@ async function exploreJob(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, 
   const here = offThread(loaded, ctx.stepSeconds);
   try {
     const result = await exploreLevelJob(job, loaded, here.game, ctx, started);
-    if (others.length > 0 && result.explore?.python) {
-      result.explore.python.otherStarts = await exploreOtherStarts(job, loaded, ctx, others);
+    const py = result.explore?.python;
+    // a tutorial level is exempt from the threshold, and one failed from its own start fails: no other start changes either
+    if (py && !result.tutorial && result.analysis?.verdict !== 'fail' && (others.length > 0 || py.attemptsActions)) {
+      const starts = await exploreOtherStarts(job, loaded, ctx, others, py.attemptsActions);
+      if (starts.length > 0) py.otherStarts = starts;
       result.ranOn = ranOn(job, ctx, started);
     }
     return result;
@@ -152,41 +155,72 @@ const levelOptions = (job: PlannedJob, ctx: RunContext): LevelOptions => ({
   threshold: job.settings.threshold,
 });
 
+/** How many later attempts' starts a level that keeps state across attempts is explored from (after the first). */
+export const LATER_ATTEMPTS = 3;
+
 /**
- * A chained level explored again from each start the previous level's other wins lead to (its
- * python.otherWins, from RESET), with the level's budget each: a level that one way of winning the
- * previous level makes easy is judged by that start too (levelOutcome). The chain goes on from the
- * shortest win's start alone: the next level's start, the wins recorded, are left as they were.
+ * A real ARC game's level explored again from other starts, with the level's budget each, so that
+ * levelOutcome judges it by the worst:
+ * - each start the previous level's other wins lead to (its python.otherWins, from RESET): a level
+ *   that one way of winning the previous level makes easy;
+ * - where the level's next attempts start, for a game that keeps state across attempts (the
+ *   exploration's attemptsActions: a loss, and the RESET the ARC agent sends after it), attempt after
+ *   attempt up to LATER_ATTEMPTS or one that fails: a level that its third attempt makes easy
+ *   (deaths counted on the game object, a hint after two losses).
+ * A start whose state is one already explored is left out. The chain goes on from the shortest
+ * win's start alone: the next level's start and the wins recorded are left as they were.
  */
-async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, others: readonly string[][]): Promise<OtherStartReport[]> {
+async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunContext, others: readonly string[][], attemptsActions: readonly string[] | undefined): Promise<OtherStartReport[]> {
   const game = loaded.game as PythonGame;
   const level = job.level!;
   const primary = game.startPath(level);
   const out: OtherStartReport[] = [];
+  const identity = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+  // the starts explored, by their state's identity (the level's own first)
+  const seen = new Set([identity(game.root(level).digest)]);
+  /** Explores the level from `startActions` (unless its start is one seen); the attempts actions of that exploration. */
+  const explore = async (startActions: string[], attempt?: number): Promise<string[] | undefined> => {
+    if (ctx.signal?.aborted) throw new JobInterrupted();
+    game.setStart(level, startActions.map(parseAction));
+    const report: OtherStartReport = { startActions, ...(attempt && { attempt }), nodes: 0, fullyExplored: false, winReachable: false, shortestWin: null, pWin: { lower: 0, upper: 1, exact: null }, verdict: 'inconclusive', problem: null };
+    try {
+      const root = game.root(level);
+      // not a start of this level (the engine took the RESET otherwise): nothing to judge from there
+      if (root.levelStart !== 'played') return undefined;
+      const id = identity(root.digest);
+      if (seen.has(id)) return undefined;
+      seen.add(id);
+      const { report: r } = await exploreLevel(loaded, { ...levelOptions(job, ctx), recordWins: false });
+      if (r.stopReason === 'interrupted' || r.pWin.interrupted) throw new JobInterrupted();
+      const exact = r.pWin.exact;
+      Object.assign(report, {
+        nodes: r.nodes,
+        fullyExplored: r.fullyExplored,
+        winReachable: r.winReachable,
+        shortestWin: r.shortestWin?.length ?? null,
+        pWin: { lower: r.pWin.lower, upper: r.pWin.upper, exact: exact ? { p: String(exact.p), q: String(exact.q) } : null },
+        verdict: r.verdict,
+        problem: r.identityWarning ? `identity is unstable: ${r.identityWarning.message}` : null,
+      });
+      // a failing attempt fails the level: the attempts after it change nothing
+      return r.verdict === 'fail' ? undefined : r.python?.attemptsActions;
+    } catch (err) {
+      if (isInterrupted(err)) throw new JobInterrupted();
+      if (!(err instanceof GameCrash)) throw err;
+      report.problem = `${err.kind === 'hang' ? 'hung' : err.kind === 'out-of-memory' ? 'ran out of memory' : 'crashed'} after ${err.actions.length} actions [${err.actions.join(', ')}]: ${err.reason}`;
+      return undefined;
+    } finally {
+      if (report.nodes > 0 || report.problem) out.push(report);
+    }
+  };
   try {
-    for (const startActions of others) {
-      if (ctx.signal?.aborted) throw new JobInterrupted();
-      game.setStart(level, startActions.map(parseAction));
-      const report: OtherStartReport = { startActions: [...startActions], nodes: 0, fullyExplored: false, winReachable: false, shortestWin: null, pWin: { lower: 0, upper: 1, exact: null }, verdict: 'inconclusive', problem: null };
-      try {
-        const { report: r } = await exploreLevel(loaded, { ...levelOptions(job, ctx), recordWins: false });
-        if (r.stopReason === 'interrupted' || r.pWin.interrupted) throw new JobInterrupted();
-        const exact = r.pWin.exact;
-        Object.assign(report, {
-          nodes: r.nodes,
-          fullyExplored: r.fullyExplored,
-          winReachable: r.winReachable,
-          shortestWin: r.shortestWin?.length ?? null,
-          pWin: { lower: r.pWin.lower, upper: r.pWin.upper, exact: exact ? { p: String(exact.p), q: String(exact.q) } : null },
-          verdict: r.verdict,
-          problem: r.identityWarning ? `identity is unstable: ${r.identityWarning.message}` : null,
-        });
-      } catch (err) {
-        if (isInterrupted(err)) throw new JobInterrupted();
-        if (!(err instanceof GameCrash)) throw err;
-        report.problem = `${err.kind === 'hang' ? 'hung' : err.kind === 'out-of-memory' ? 'ran out of memory' : 'crashed'} after ${err.actions.length} actions [${err.actions.join(', ')}]: ${err.reason}`;
-      }
-      out.push(report);
+    for (const startActions of others) await explore([...startActions]);
+    // a set-level start has no path from RESET for its later attempts to follow
+    let lost = primary && attemptsActions;
+    let path = (primary ?? []).map(codeName);
+    for (let attempt = 2; lost && attempt <= 1 + LATER_ATTEMPTS; attempt++) {
+      path = [...path, ...lost];
+      lost = await explore(path, attempt);
     }
   } finally {
     if (primary) game.setStart(level, primary.map(actionFromCode));

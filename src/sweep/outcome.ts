@@ -13,7 +13,10 @@ const UNTRUSTING = /^\S+ (nondeterminism|non-canonical-identity): /;
  * When the graph's bounds are inconclusive, Monte Carlo attempts (95% confidence) decide.
  */
 /** How a reason names one of a level's other starts. */
-const fromOtherStart = (o: OtherStartReport): string => `from the start another win of the previous level leads to (${o.startActions.join(' ')})`;
+const fromOtherStart = (o: OtherStartReport): string =>
+  o.attempt
+    ? `from where attempt ${o.attempt} starts (the game keeps state across attempts; from RESET: ${o.startActions.join(' ')})`
+    : `from the start another win of the previous level leads to (${o.startActions.join(' ')})`;
 
 export function levelOutcome(level: {
   tutorial: boolean;

@@ -44,6 +44,7 @@ export function exploreNumbers(r: ExploreResult): ExploreNumbers {
         unofferedActs: [...(r.python.unofferedActs ?? [])],
         ...(r.python.otherWins && r.python.otherWins.length > 0 && { otherWins: r.python.otherWins.map((w) => [...w]) }),
         ...(r.python.attemptsWarning && { attemptsWarning: r.python.attemptsWarning }),
+        ...(r.python.attemptsActions && { attemptsActions: [...r.python.attemptsActions] }),
         ...(r.python.listsReset && { listsReset: r.python.listsReset }),
       },
     }),

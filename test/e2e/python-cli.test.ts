@@ -146,6 +146,46 @@ describe('the command line on Python games', () => {
     }
   });
 
+  it('judges a level by where its later attempts start when the game keeps state across attempts (dt03: it passed with a warning), once per start (dt04)', () => {
+    // dt03 level 2 (by hand in dt03.py): 1/16384 from a fresh attempt and from attempt 2's start (one death), 1/2 from attempt 3's (two).
+    const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyattempts-'));
+    try {
+      const r = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'apart'), '--games', 'dt03,dt04', '--out', out, '--no-history', '--json']);
+      expect(r.status).toBe(1);
+      type Level = { outcome: string; reasons: string[]; analysis: { pWin: { exact: { p: string; q: string } } }; explore: { python: { attemptsActions?: string[]; otherStarts?: { startActions: string[]; attempt?: number; nodes: number; pWin: { exact: { p: string; q: string } | null }; verdict: string }[] } } };
+      const [dt03, dt04] = (JSON.parse(r.stdout) as { games: { game: string; levels: Level[] }[] }).games.sort((a, b) => a.game.localeCompare(b.game)).map((g) => g.levels);
+      // the tutorial is exempt: no other start explored
+      expect([dt03[0].outcome, dt03[0].explore.python.attemptsActions, dt03[0].explore.python.otherStarts]).toEqual(['pass', ['ACTION2', 'RESET'], undefined]);
+      expect([dt03[1].outcome, dt03[1].analysis.pWin.exact, dt03[1].explore.python.attemptsActions]).toMatchObject(['fail', { p: '1', q: '16384' }, ['ACTION2', 'RESET']]);
+      expect(dt03[1].reasons).toEqual(['from where attempt 3 starts (the game keeps state across attempts; from RESET: ACTION1 ACTION2 RESET ACTION2 RESET), a random policy wins with probability 1/2 (0.500), above 0.0001']);
+      // attempt 3 fails the level: attempt 4 is not explored
+      const brief = (l: Level) => l.explore.python.otherStarts!.map((o) => [o.attempt, o.startActions.join(' '), o.nodes, o.pWin.exact && `${o.pWin.exact.p}/${o.pWin.exact.q}`, o.verdict]);
+      expect(brief(dt03[1])).toEqual([
+        [2, 'ACTION1 ACTION2 RESET', 29, '1/16384', 'pass'],
+        [3, 'ACTION1 ACTION2 RESET ACTION2 RESET', 3, '1/2', 'fail'],
+      ]);
+      // dt04's flag comes back at attempt 3: that start is the level's own, explored once
+      expect([dt04[1].outcome, brief(dt04[1])]).toEqual(['pass', [[2, 'ACTION1 ACTION2 RESET', 29, '1/16384', 'pass']]]);
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('also explored from where later attempts start (a loss, then RESET): attempt 2 (ACTION1 ACTION2 RESET): 29 states, shortest 14, p 1/16384, pass; attempt 3 (ACTION1 ACTION2 RESET ACTION2 RESET): 3 states, shortest 1, p 1/2, fail');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+    // --start-actions plays a later attempt: at level 2 after the level 1 win, and at level 1 itself (ending with the RESET)
+    const dt03 = join(FIXTURE_ENGINE, 'apart', 'dt03');
+    const third = JSON.parse(cli(['explore', dt03, '--level', '2', '--start-actions', 'ACTION1 ACTION2 RESET ACTION2 RESET', '--json']).stdout) as { nodes: number; pWin: { exact: { p: string; q: string } } };
+    expect([third.nodes, third.pWin.exact]).toMatchObject([3, { p: '1', q: '2' }]);
+    // the text names the attribute and the actions that start the next attempt
+    const text = cli(['explore', dt03, '--level', '2', '--start-actions', 'ACTION1']).stdout;
+    expect(text).toMatch(/\nATTEMPTS WARNING: after GAME_OVER .* self\.deaths differs .* \(from the level's start: ACTION2 RESET; --start-actions with the path to this level's start followed by these explores the next attempt\)\n/);
+    const first = JSON.parse(cli(['explore', dt03, '--level', '1', '--start-actions', 'ACTION2 RESET ACTION2 RESET', '--json']).stdout) as { nodes: number; pWin: { exact: { p: string; q: string } }; python: { levelStart: string } };
+    expect([first.nodes, first.pWin.exact, first.python.levelStart]).toMatchObject([3, { p: '1', q: '2' }, 'played']);
+    // a path to level 1 that is no later attempt's, and one that loses without the RESET, are the user's mistakes
+    const notStart = cli(['explore', dt03, '--level', '1', '--start-actions', 'ACTION1']);
+    expect([notStart.status, notStart.stderr]).toEqual([2, "arcgraph explore: the start actions given for level 1 do not lead to its start: level 1 starts at the game's RESET: a path to it is a later attempt's, ending with the RESET an agent sends after a loss\n"]);
+    const noReset = cli(['explore', dt03, '--level', '2', '--start-actions', 'ACTION1 ACTION2']);
+    expect([noReset.status, noReset.stderr]).toEqual([2, 'arcgraph explore: the start actions given for level 2 do not lead to its start: the path to level 2 reaches it after 1 of its 2 actions (a path that plays on in the level starts a later attempt: it ends with the RESET an agent sends after a loss)\n']);
+  });
+
   it('reports faults beyond a step’s exception as crashes with their actions: exit 1, and a sweep counts them', () => {
     const init = cli(['explore', faultGame('bin1')]);
     expect([init.status, init.stderr]).toEqual([1, expect.stringMatching(/^arcgraph explore: bin1 level 1 crashed after 0 actions from reset \[\]: the reset state cannot be built: starting the game threw: RuntimeError: level data missing/)]);

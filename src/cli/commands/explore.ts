@@ -106,7 +106,10 @@ function describe(r: ExploreReport): string {
     lines.push(`REFERENCE POLICY WARNING: ${acts.join(', ')}, which the game does not offer, ${acts.length === 1 ? 'changes' : 'change'} its state when sent (the engine steps the game with any action, the reference agent sends all seven); this probability takes ${acts.length === 1 ? 'it' : 'them'} as staying put (--unoffered step explores ${acts.length === 1 ? 'it' : 'them'} as the engine steps ${acts.length === 1 ? 'it' : 'them'})`);
   }
   if (r.python?.listsReset) lines.push(`AVAILABLE ACTIONS WARNING: ${r.python.listsReset}`);
-  if (r.python?.attemptsWarning) lines.push(`ATTEMPTS WARNING: ${r.python.attemptsWarning}`);
+  if (r.python?.attemptsWarning) {
+    const lost = r.python.attemptsActions ?? [];
+    lines.push(`ATTEMPTS WARNING: ${r.python.attemptsWarning} (from the level's start: ${lost.join(' ')}; --start-actions with the path to this level's start followed by these explores the next attempt)`);
+  }
   if (r.stuckStep) lines.push(`STUCK STEP WARNING: ${r.stuckStep.message}; replay the actions with a longer --step-timeout to tell a slow step from a hang`);
   if (r.identityWarning) lines.push(`IDENTITY WARNING: ${r.identityWarning.message}; the graph's numbers cannot be trusted (reproduce from reset: ${r.identityWarning.actions.join(' ') || 'no actions, the level start'})`);
   if (!r.pWin.exact && r.pWin.method === 'interval') {
