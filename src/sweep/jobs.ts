@@ -6,14 +6,14 @@
  * is the job's failure (a worker retries it). Results are plain JSON (they travel through Redis);
  * large outputs go to files under `dir`.
  */
-import { isInterrupted } from '../errors.js';
+import { isInterrupted, rethrowInterruption } from '../errors.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { actionFromCode, codeName, parseAction, type Game } from '../engine/index.js';
 import { GameCrash } from '../explorer/index.js';
 import { StepTimeout, threadedGame } from '../parallel/index.js';
 import { exploreLevel, type LevelOptions } from '../level.js';
-import { PythonGame } from '../python/index.js';
+import { PythonGame, type PyRoot } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
 import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, OtherStartReport, QualificationReport, RanOn } from '../report/index.js';
@@ -184,12 +184,20 @@ async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunC
     game.setStart(level, startActions.map(parseAction));
     const report: OtherStartReport = { startActions, ...(attempt && { attempt }), nodes: 0, fullyExplored: false, winReachable: false, shortestWin: null, pWin: { lower: 0, upper: 1, exact: null }, verdict: 'inconclusive', problem: null };
     try {
-      const root = game.root(level);
-      // not a start of this level (the engine took the RESET otherwise): nothing to judge from there
-      if (root.levelStart !== 'played') return undefined;
-      const id = identity(root.digest);
-      if (seen.has(id)) return undefined;
-      seen.add(id);
+      let root: PyRoot | undefined;
+      try {
+        root = game.root(level);
+      } catch (err) {
+        // a start the game fails to build: the exploration's crash below says so
+        rethrowInterruption(err);
+      }
+      if (root) {
+        // not a start of this level (the engine took the RESET otherwise): nothing to judge from there
+        if (root.levelStart !== 'played') return undefined;
+        const id = identity(root.digest);
+        if (seen.has(id)) return undefined;
+        seen.add(id);
+      }
       const { report: r } = await exploreLevel(loaded, { ...levelOptions(job, ctx), recordWins: false });
       if (r.stopReason === 'interrupted' || r.pWin.interrupted) throw new JobInterrupted();
       const exact = r.pWin.exact;
