@@ -37,6 +37,11 @@ export interface BatchRecords {
   attempts?: { state: number; action: number; message: string };
 }
 
+/** The level's start under another PYTHONHASHSEED, which differs from the exploration's only in the order of its dicts' entries: its snapshot there. */
+interface OrderOnly {
+  snapshot: Uint8Array;
+}
+
 /** What a Python exploration adds to its result: how the level started, identity, clicks, snapshots. */
 export interface PythonExploreInfo {
   levelStart: 'played' | 'set-level';
@@ -145,7 +150,9 @@ export class PythonLevel {
   private attemptsActions: string[] | undefined;
   private readonly stopped = new Abandonment();
   /** The level's start and its expansion in the game's process under another PYTHONHASHSEED, or why they differ already (otherSeedStart). */
-  private otherSeed: Promise<Message | string> | undefined;
+  private otherSeed: Promise<Message | string | OrderOnly> | undefined;
+  /** The level's start, as the root batch's moves are compared from it (hashOrderWarning). */
+  private start: PyRoot | undefined;
 
   constructor(
     readonly game: PythonGame,
@@ -161,6 +168,7 @@ export class PythonLevel {
     // A start that fails ends the game's processes before they are all up: that is not another error.
     warming.catch(() => undefined);
     const root = this.game.root(this.level);
+    this.start = root;
     this.otherSeed = this.otherSeedStart(root);
     // its verdict is read with the root's batch; one that fails is a warning, not this promise's rejection
     this.otherSeed.catch(() => undefined);
@@ -180,13 +188,19 @@ export class PythonLevel {
    * A game that iterates a set of strings, or uses hash() of one, behaves otherwise there (one other
    * seed: a set of two strings keeps its order under it about half the time).
    */
-  private async otherSeedStart(root: PyRoot): Promise<Message | string> {
+  private async otherSeedStart(root: PyRoot): Promise<Message | string | OrderOnly> {
     const { game, level } = this;
     const path = game.startPath(level);
     const where = `in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})`;
     try {
-      const start = await game.runUnderOtherSeed({ op: 'root', level, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1, this.stopped.signal);
-      if (!sameBytes(start.blobs[1], root.digest)) return `the level start differs ${where}`;
+      const start = await game.runUnderOtherSeed({ op: 'root', level, orderFree: true, ...(path && path.length > 0 && { path }) }, [], path?.length ?? 1, this.stopped.signal);
+      if (!sameBytes(start.blobs[1], root.digest)) {
+        // A dict filled by iterating a set of strings (dc22's at its level start) holds the same entries
+        // in another order: a state apart only if a step acts on that order, which its moves tell.
+        const mine = await game.run(this.workers, { op: 'digest', orderFree: true }, [root.snapshot, root.frame], 1, this.stopped.signal);
+        if (!sameBytes(start.blobs[3], mine.blobs[0])) return `the level start differs ${where}`;
+        return { snapshot: start.blobs[0] };
+      }
       if (root.status !== 'playing') return `the level start is the same ${where}`;
       const ends = Uint32Array.of(start.blobs[0].length);
       return await game.runUnderOtherSeed({ op: 'expand', level, clicks: game.options.clicks, verify: game.options.verify }, [start.blobs[0], new Uint8Array(ends.buffer)], root.moves, this.stopped.signal);
@@ -205,8 +219,10 @@ export class PythonLevel {
     const other = await this.otherSeed!;
     const why = HASH_ORDER_WHY;
     if (typeof other === 'string') return other.startsWith('the level start is the same') ? undefined : { state: 0, action: 0, message: other + why };
-    if (result.error?.state === 0 || other.header.error) return undefined; // a fault of the start: the exploration reports it
+    if (result.error?.state === 0) return undefined; // a fault of the start: the exploration reports it
     const count = result.recordEnds[0];
+    if ('snapshot' in other) return this.orderOnlyWarning(other, Array.from(result.action.subarray(0, count)));
+    if (other.header.error) return undefined;
     const theirs = u16(other.blobs[5]);
     const outcomes = other.blobs[6];
     for (let r = 0; r < Math.max(count, theirs.length); r++) {
@@ -214,6 +230,29 @@ export class PythonLevel {
       if (differs) return { state: 0, action: r < theirs.length ? theirs[r] : result.action[r], message: `this move from the level start gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${why}` };
     }
     return undefined;
+  }
+
+  /**
+   * The warning for a level start that differs under another PYTHONHASHSEED only in its dicts' order,
+   * when one of its moves (`actions`, the root batch's) gives another successor there than here, both
+   * compared with dicts taken in key order: a step acts on that order.
+   */
+  private async orderOnlyWarning(other: OrderOnly, actions: number[]): Promise<BatchRecords['identity'] | undefined> {
+    if (actions.length === 0) return undefined;
+    let theirs: Message;
+    let mine: Message;
+    try {
+      [theirs, mine] = await Promise.all([
+        this.game.runUnderOtherSeed({ op: 'restep', actions, orderFree: true }, [other.snapshot], actions.length, this.stopped.signal),
+        this.game.run(this.workers, { op: 'restep', actions, orderFree: true }, [this.start!.snapshot], actions.length, this.stopped.signal),
+      ]);
+    } catch (err) {
+      if (!(err instanceof PythonError) || err.kind === 'interrupted') throw err;
+      return undefined; // a process failed (or the exploration stopped): no answer to compare
+    }
+    const r = actions.findIndex((_, i) => !sameBytes(theirs.blobs[i], mine.blobs[i]));
+    if (r < 0) return undefined;
+    return { state: 0, action: actions[r], message: `this move from the level start gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED}), where the start holds a dict's entries in another order${HASH_ORDER_WHY}` };
   }
 
   /**

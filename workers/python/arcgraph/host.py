@@ -131,6 +131,9 @@ class Host:
                             'explores one set of actions for a game (ARC games keep available_actions fixed), so it cannot explore this level', '')
         reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, level)}
         blobs = [rt.pack(live), rt.digest(live, frame), frame.astype('uint8').tobytes()]
+        if header.get('orderFree'):
+            # the start's identity with its dicts' entries in key order (the hash-seed check's)
+            blobs.append(rt.digest(live, frame, dict_order=False))
         moves = len([a for a in rt.actions if a != 6])
         if 6 in rt.actions:
             # After the start is packed: partition runs the camera's interfaces, which may change the game.
@@ -221,14 +224,19 @@ class Host:
         return result, [blob for _, _, _, pre, d in samples for blob in (pre, d)]
 
     def op_restep(self, header, blobs):
-        """Identities of (snapshot, action) pairs stepped here (the fuzz's samples, in another process)."""
+        """Identities of (snapshot, action) pairs stepped here (the fuzz's samples, in another process);
+        one snapshot for every action when one is given. `orderFree`: identities with dicts' entries in
+        key order (the hash-seed check's)."""
         rt = self.rt
+        order = not header.get('orderFree')
+        actions = header['actions']
+        snaps = blobs if len(blobs) != 1 else blobs * len(actions)
         out = []
-        for snap, code in zip(blobs, header['actions']):
+        for snap, code in zip(snaps, actions):
             live = rt.restore(snap)
             try:
                 fd = rt.step(live, int(code))
-                out.append(rt.digest(live, settled(fd)) if fd.frame else b'')
+                out.append(rt.digest(live, settled(fd), order) if fd.frame else b'')
             except GameError:
                 out.append(b'')
         return {}, out
@@ -238,7 +246,7 @@ class Host:
         live = rt.restore(blobs[0])
         frame = blobs[1]
         import numpy as np
-        return {}, [rt.digest(live, np.frombuffer(bytes(frame), dtype=np.int8).reshape(64, 64))]
+        return {}, [rt.digest(live, np.frombuffer(bytes(frame), dtype=np.int8).reshape(64, 64), not header.get('orderFree'))]
 
     def op_bfs(self, header, blobs):
         """The benchmark's single-process baseline (baseline.py)."""

@@ -354,11 +354,14 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'cells', 'uuids', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale')
+    __slots__ = ('out', 'seen', 'cells', 'uuids', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale', 'dict_order')
 
-    def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False):
+    def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False, dict_order=True):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
         self.layers_change = layers_change
+        # False: a dict's entries walked sorted by their keys' bytes, so dicts of equal content built
+        # in another order walk alike (the hash-seed check's comparison, not the identity: IDENTITY.md)
+        self.dict_order = dict_order
         self.out = []
         self.seen = {}
         # Closure cells met, numbered apart from `seen` (a cell met again is a back reference `k`: two
@@ -446,7 +449,8 @@ class Walker:
             # A named tuple or collections' dict with attributes of its own (a subclass without __slots__):
             # those follow, and the JSON text, which has no place for them, is not tried.
             attrs = None if t is list or t is tuple or t is dict or not t.__dictoffset__ else v.__dict__
-            if attrs or not self.json(v):
+            # (the JSON text keeps a dict's insertion order)
+            if attrs or not self.dict_order or not self.json(v):
                 if t is not list and t is not tuple and t is not dict:
                     out.append(b'/' + t.__qualname__.encode() + b';')
                 if k == DICT:
@@ -671,7 +675,12 @@ class Walker:
         out.append(b'<%d:' % len(d))
         if self.stale is None:
             self.stale = _lost_keys(d)
-        for k, v in d.items():
+        if self.dict_order:
+            items = d.items()
+        else:
+            # by the keys' own bytes (insertion order between equal ones): the key is walked again in place
+            items = [(k, v) for _, _, k, v in sorted(((self.key_bytes(k), i, k, v) for i, (k, v) in enumerate(d.items())), key=lambda e: e[:2])]
+        for k, v in items:
             self.walk(k)
             self.walk(v)
 
@@ -1136,9 +1145,9 @@ class Identity:
             if self.sprite_type:
                 break
 
-    def walk_bytes(self, game):
+    def walk_bytes(self, game, dict_order=True):
         """The canonical walk of the game object (or of any value: objects in the shared registry by their key)."""
-        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change)
+        w = Walker(self.shared, self.game_type, self.level_type, self.sprite_type, self.game_skip, self.layers_change, dict_order)
         w.walk(game)
         self.last_hidden = w.hidden
         self.last_stale = w.stale
@@ -1151,9 +1160,9 @@ class Identity:
         w.walk(value)
         return b''.join(w.out)
 
-    def digest(self, game, frame):
+    def digest(self, game, frame, dict_order=True):
         h = blake2b(digest_size=16)
         h.update(np.ascontiguousarray(frame, dtype=np.int8).tobytes())
         if self.mode == 'state':
-            h.update(self.walk_bytes(game))
+            h.update(self.walk_bytes(game, dict_order))
         return h.digest()

@@ -609,11 +609,12 @@ class Runtime:
             if not _held_outside(level) and self.identity.walk_unshared(level) == self.shared_reference.get(('L', i)):
                 levels[i] = pristine[i]
 
-    def digest(self, live, frame):
+    def digest(self, live, frame, dict_order=True):
+        """The state's identity; `dict_order` False: its dicts' entries taken in key order (the hash-seed check's)."""
         game, rng = live[0], live[1]
         if self.identity.mode == 'state':
             self.canonical_levels(game)
-        d = self.identity.digest(game, frame)
+        d = self.identity.digest(game, frame, dict_order)
         if rng is not None:
             from hashlib import blake2b
             h = blake2b(d, digest_size=16)
