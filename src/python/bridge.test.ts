@@ -687,6 +687,11 @@ describe('qualify on a Python game', () => {
       // the sampled step is ACTION5 where it jumps: the path before it, played from x=1 (a jump lands on 'fern', x=5), ends at x=4
       const before = odd.actions.slice(0, -1).reduce((x, a) => (a === 'ACTION2' ? x + 1 : a === 'ACTION1' ? x - 1 : x === 4 ? 5 : x), 1);
       expect([odd.actions.at(-1), before]).toEqual(['ACTION5', 4]);
+      // ho07's step fills a dict in hash order that nothing iterates: not nondeterminism (it was: ACTION3 ACTION2 ACTION3)
+      const filled = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'ho07'), { engine: FIXTURE_ENGINE });
+      opened.push(filled);
+      const clean = await qualify(filled, { level: 1, stepsScale: 0.005, workers: 2, out: dir, search: { maxNodes: 1000, maxSeconds: 10 } });
+      expect(clean.findings.filter((f) => f.regime === 'fuzz')).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

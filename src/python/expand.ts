@@ -225,11 +225,23 @@ export class PythonLevel {
     if (other.header.error) return undefined;
     const theirs = u16(other.blobs[5]);
     const outcomes = other.blobs[6];
+    const warning = (action: number): BatchRecords['identity'] => ({ state: 0, action, message: `this move from the level start gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${why}` });
+    // moves whose successors differ there in their digests alone: perhaps only in a dict's order (differUnderOtherSeed)
+    const apart: number[] = [];
     for (let r = 0; r < Math.max(count, theirs.length); r++) {
-      const differs = r >= count || r >= theirs.length || theirs[r] !== result.action[r] || outcomes[r] !== result.outcome[r] || !sameBytes(other.blobs[2].subarray(r * 16, r * 16 + 16), digests.subarray(r * 16, r * 16 + 16));
-      if (differs) return { state: 0, action: r < theirs.length ? theirs[r] : result.action[r], message: `this move from the level start gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${why}` };
+      if (r >= count || r >= theirs.length || theirs[r] !== result.action[r] || outcomes[r] !== result.outcome[r]) return warning(r < theirs.length ? theirs[r] : result.action[r]);
+      if (!sameBytes(other.blobs[2].subarray(r * 16, r * 16 + 16), digests.subarray(r * 16, r * 16 + 16))) apart.push(r);
     }
-    return undefined;
+    if (apart.length === 0) return undefined;
+    const start = this.start!.snapshot;
+    let differ: number[];
+    try {
+      differ = await this.game.differUnderOtherSeed(apart.map(() => start), apart.map((r) => result.action[r]), apart.map((r) => digests.subarray(r * 16, r * 16 + 16)), this.stopped.signal);
+    } catch (err) {
+      if (!(err instanceof PythonError) || err.kind === 'interrupted') throw err;
+      return undefined; // a process failed (or the exploration stopped): no answer to compare
+    }
+    return differ.length > 0 ? warning(result.action[apart[differ[0]]]) : undefined;
   }
 
   /**
@@ -277,18 +289,16 @@ export class PythonLevel {
       }
     }
     if (pre.length === 0) return undefined;
-    let m: Message;
+    let apart: number[];
     try {
-      m = await this.game.runUnderOtherSeed({ op: 'restep', actions }, pre, pre.length, this.stopped.signal);
+      apart = await this.game.differUnderOtherSeed(pre, actions, at.map(({ record }) => digests.subarray(record * 16, record * 16 + 16)), this.stopped.signal);
     } catch (err) {
       if (!(err instanceof PythonError) || err.kind === 'interrupted') throw err;
-      return undefined; // that process failed (or the exploration stopped): no answer to compare
+      return undefined; // a process failed (or the exploration stopped): no answer to compare
     }
-    for (const [i, { state, record }] of at.entries()) {
-      if (sameBytes(m.blobs[i], digests.subarray(record * 16, record * 16 + 16))) continue;
-      return { state, action: actions[i], message: `this step gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${HASH_ORDER_WHY}` };
-    }
-    return undefined;
+    if (apart.length === 0) return undefined;
+    const i = apart[0];
+    return { state: at[i].state, action: actions[i], message: `this step gives another successor in a process under another PYTHONHASHSEED (${OTHER_HASH_SEED}; the exploration's run under ${HASH_SEED})${HASH_ORDER_WHY}` };
   }
 
   /** Expands a batch in one of the game's processes. */

@@ -52,7 +52,6 @@ export async function pythonFuzz(game: PythonGame, task: PyFuzzTask, workers: nu
  * follows string hash order.
  */
 export async function crossCheck(game: PythonGame, samples: PyFuzzResult['samples']): Promise<PyFuzzResult['samples']> {
-  if (samples.length === 0) return [];
-  const m = await game.runUnderOtherSeed({ op: 'restep', actions: samples.map((s) => s.action) }, samples.map((s) => s.pre), samples.length);
-  return samples.filter((s, i) => Buffer.compare(Buffer.from(m.blobs[i]), Buffer.from(s.digest)) !== 0);
+  const apart = await game.differUnderOtherSeed(samples.map((s) => s.pre), samples.map((s) => s.action), samples.map((s) => s.digest));
+  return apart.map((i) => samples[i]);
 }

@@ -4,7 +4,7 @@
  * (for the sequential algorithms), and the heavy kernels (expand, walks, fuzz) on a pool of processes.
  */
 import { basename, resolve } from 'node:path';
-import { actionCode, type Action, type PlayerAction } from '../engine/index.js';
+import { actionCode, sameBytes, type Action, type PlayerAction } from '../engine/index.js';
 import type { Frame, Game, SessionOptions, Status } from '../engine/index.js';
 import { GameLoadError, InputError } from '../errors.js';
 import { arcFolderProblem, arcGameFile, arcGameWithoutMetadata, hostCommand, noMetadataMessage, OTHER_HASH_SEED, noEngineMessage, noPythonMessage, type PythonSettings } from './discover.js';
@@ -305,6 +305,24 @@ export class PythonGame implements Game<PyState> {
    */
   runUnderOtherSeed(header: Record<string, unknown>, blobs: readonly Uint8Array[], steps: number, abandon?: AbortSignal): Promise<Message> {
     return this.otherSeed.run(1, { stepSeconds: this.options.stepSeconds, ...header }, blobs, this.timeoutMs(steps), abandon);
+  }
+
+  /**
+   * Which of the transitions (`pre` snapshots stepped with `actions`, giving `digests` here) give
+   * another successor in the process under another PYTHONHASHSEED, beyond the order of a dict's
+   * entries: those that differ there are stepped again on both sides with digests that take every
+   * dict in key order (a step that fills a dict by iterating a set of strings, and acts on nothing
+   * of its order, is not the game following hash order). Indices into the arrays.
+   */
+  async differUnderOtherSeed(pre: readonly Uint8Array[], actions: readonly number[], digests: readonly Uint8Array[], abandon?: AbortSignal): Promise<number[]> {
+    if (pre.length === 0) return [];
+    const m = await this.runUnderOtherSeed({ op: 'restep', actions }, pre, pre.length, abandon);
+    const apart = actions.flatMap((_, i) => (sameBytes(m.blobs[i], digests[i]) ? [] : [i]));
+    if (apart.length === 0) return [];
+    const again = { op: 'restep', actions: apart.map((i) => actions[i]), orderFree: true };
+    const blobs = apart.map((i) => pre[i]);
+    const [theirs, mine] = await Promise.all([this.runUnderOtherSeed(again, blobs, blobs.length, abandon), this.run(1, again, blobs, blobs.length, abandon)]);
+    return apart.filter((_, k) => !sameBytes(theirs.blobs[k], mine.blobs[k]));
   }
 
   /** The step each busy pool process is on now (with the tag of its request) and how long it has run. */

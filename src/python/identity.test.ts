@@ -268,7 +268,7 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // Games that follow no hash order: no warning (the fixtures above and below, the 14 shared games in arc-games.test.ts).
   });
 
-  it("does not warn of a start whose dict is filled in hash order and only looked up (ho05, as dc22's levels 3 to 6), and warns of a move that iterates it (ho06)", async () => {
+  it("does not warn of a start or a step that fills a dict in hash order only looked up (ho05, as dc22's levels 3 to 6; ho07), and warns of a move that iterates it (ho06)", async () => {
     // The start differs between the seeds in its dict's order alone: ho05 was warned ("the level start differs").
     for (const engine of ENGINES) {
       for (const workers of [1, 2]) {
@@ -276,6 +276,9 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
         expect([looked.nodes, looked.pWin.exact && `${looked.pWin.exact.p}/${looked.pWin.exact.q}`, looked.identityWarning]).toEqual([6, '47/55', null]);
         const iterated = await explore(apart('ho06', engine), { level: 1, workers });
         expect([iterated.nodes, iterated.identityWarning]).toEqual([6, { message: expect.stringMatching(/^this move from the level start gives another successor in a process under another PYTHONHASHSEED \(1; .*\), where the start holds a dict's entries in another order: the game follows the hash order/), actions: ['ACTION5'] }]);
+        // ho07 fills it in a checked step past the start (ACTION2 ACTION3): it was warned there
+        const deeper = await explore(apart('ho07', engine), { level: 1, workers });
+        expect([deeper.nodes, deeper.pWin.exact && `${deeper.pWin.exact.p}/${deeper.pWin.exact.q}`, deeper.identityWarning]).toEqual([12, '318/605', null]);
       }
     }
   });
