@@ -36,7 +36,10 @@ const answer = (reply: SyncReply): void => answerSync(channel, reply);
 
 port.on('message', async (req: SyncRequest) => {
   if (req.header.op === '$close') {
+    const ending = proc?.ended;
     proc?.close();
+    // This thread's loop reaps its process: a thread that ended first would leave it a zombie (one a game, in a night's sweep).
+    await ending;
     port.close();
     return;
   }

@@ -13,7 +13,7 @@ import { GameAction, openSession, parseAction } from '../engine/index.js';
 import { GameCrash, exploreGraph } from '../explorer/index.js';
 import { explore } from '../level.js';
 import { bruteForceGraph } from '../../test/support/graphs.js';
-import { ARC_ENGINE, clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hasArc, hid1Twin, hostPids, runPython, SLOW_GAME } from '../../test/support/python.js';
+import { ARC_ENGINE, clk1Twin, faultGame, FIXTURE_ENGINE, fixtureGame, gen1Twin, hasArc, hid1Twin, hostPids, runPython, SLOW_GAME, zombieChildren } from '../../test/support/python.js';
 import { engineNear, hostCommand } from './discover.js';
 import { openPythonGame, type PythonGame, type PythonGameOptions } from './index.js';
 
@@ -121,6 +121,18 @@ describe('the Python bridge on the fixture games', () => {
     const classes = await explore(game, { level: 1, workers: 2 });
     expect(shape(classes)).toEqual(shape(await explore(all, { level: 1, workers: 2 })));
     expect(classes.python!.clicks!.split).toBeGreaterThan(0);
+  });
+
+  it('reaps the processes of a game it closes: none is left a zombie (one a game, in a night of sweeping)', async () => {
+    // The synchronous host's process was reaped by nobody: its thread ended before it exited.
+    const before = zombieChildren();
+    for (let k = 0; k < 3; k++) {
+      const game = openPythonGame(fixtureGame('hid1'), { engine: FIXTURE_ENGINE });
+      await explore(game, { level: 1, workers: 2 });
+      game.close();
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(zombieChildren().filter((pid) => !before.includes(pid))).toEqual([]);
   });
 
   it('gives the same graph at 1 and 2 workers and across runs', async () => {

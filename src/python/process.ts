@@ -159,6 +159,9 @@ export class PythonProcess {
   private nextId = 1;
   private stderrTail = '';
   private exited: string | undefined;
+  /** Settles once the process has exited (or never started): reaped by the thread that started it. */
+  readonly ended: Promise<void>;
+  private markEnded!: () => void;
   private readonly heartbeat: Heartbeat | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private ending = false;
@@ -195,11 +198,14 @@ export class PythonProcess {
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
     this.child.on('error', (err: NodeJS.ErrnoException) => {
+      if (this.child.pid === undefined) this.markEnded();
       const why = err.code === 'ENOENT' ? `no Python interpreter '${command.python}'` : `cannot start ${command.python}: ${err.message}`;
       this.fail(new PythonError(err.code === 'ENOENT' ? 'no-python' : 'spawn', why));
     });
     this.child.on('exit', (code, signal) => {
+      this.markEnded();
       this.exited = signal ? `killed by ${signal}` : `exited with code ${code}`;
       const settle = (): void => {
         // stopped from outside (a Ctrl-C reaches the whole process group): no step is to blame. A

@@ -52,8 +52,8 @@ export class SyncHost {
     return reply.message;
   }
 
+  /** Ends the process; the thread closes the channel once the process has exited (it reaps it). */
   close(): void {
     this.thread.post({ header: { op: '$close' }, blobs: [], timeoutMs: 0 });
-    this.thread.close();
   }
 }

@@ -44,6 +44,22 @@ export function runPython(lines: string[], ...args: string[]): { stdout: string;
  * (zombies left out), by pid: those under the explorer's PYTHONHASHSEED (the game's one process
  * under another seed, which checks for hash order, left out).
  */
+/** This process's children that exited and were never reaped (zombies). */
+export function zombieChildren(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === process.pid && state === 'Z') pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
 export function hostPids(game: string, ...args: string[]): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
