@@ -89,14 +89,19 @@ describe("the engine's RESET after GAME_OVER", () => {
     }
   });
 
-  it("does not warn where RESET leads where a fresh attempt starts, though the game's step() runs for RESET (dt02)", async () => {
+  it("does not say the game keeps state where RESET leads where a fresh attempt starts (dt02); says where that is not the explored start (step() ran for RESET)", async () => {
     for (const engine of ENGINES) {
       const game = apart('dt02', engine);
       for (const [level, played] of [[2, false], [1, false], [2, true]] as const) {
         if (played) game.setStart(2, ACTIONS.map(parseAction), true);
         const r = await explore(game, { level, workers: 1 });
         expect(r.python!.levelStart).toBe(played || level === 1 ? 'played' : 'set-level');
-        expect([r.nodes, r.terminals.lost, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.identityWarning, r.python!.attemptsWarning]).toEqual([7, 3, '1/8', null, undefined]);
+        expect([r.nodes, r.terminals.lost, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.identityWarning]).toEqual([7, 3, '1/8', null]);
+        // level 1 starts at the game's RESET, whose step() set `woken` as every later RESET does; level 2's start,
+        // entered by winning level 1 or set by the engine, never had that step: its later attempts start apart
+        // (harmless here, nothing reads it: a sweep explores attempt 2 and finds 1/8 again; dt05's runner is moved)
+        if (level === 1) expect(r.python!.attemptsWarning).toBeUndefined();
+        else expect([r.python!.attemptsWarning, r.python!.attemptsActions]).toEqual([expect.stringMatching(/^after GAME_OVER the engine's RESET \(a level reset, as the ARC agent sends it to go on\) leads where a fresh attempt starts, but not to this start: self\.woken differs/), ['ACTION2', 'RESET']]);
       }
     }
   });

@@ -79,7 +79,7 @@ describe('levelOutcome', () => {
     expect(levelOutcome({ ...level(rare, true, true), otherStarts: [other('fail', 0.5, 0.5)] })).toEqual({ outcome: 'pass', reasons: [] });
     // a later attempt's start (a game that keeps state across attempts) is named as such
     const attempt = { ...other('inconclusive', 0, 0.5), startActions: ['ACTION2', 'RESET'], attempt: 2 };
-    expect(levelOutcome({ ...level(rare, true), otherStarts: [other('pass', 5e-5, 5e-5), attempt] })).toEqual({ outcome: 'inconclusive', reasons: ['from where attempt 2 starts (the game keeps state across attempts; from RESET: ACTION2 RESET): p in [0, 0.500] straddles 0.0001'] });
+    expect(levelOutcome({ ...level(rare, true), otherStarts: [other('pass', 5e-5, 5e-5), attempt] })).toEqual({ outcome: 'inconclusive', reasons: ["from where attempt 2 starts (the attempt before lost, then RESET; from the game's RESET: ACTION2 RESET): p in [0, 0.500] straddles 0.0001"] });
     // and a level unsolvable from its start says why that start may not be the only one
     expect(levelOutcome({ ...level(analysis(0), true), startNote: 'level 1 was explored partially: ...' }).reasons).toEqual(['no win is reachable: the graph is complete, so no play solves the level from its start (level 1 was explored partially: ...)']);
   });

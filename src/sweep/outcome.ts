@@ -15,7 +15,7 @@ const UNTRUSTING = /^\S+ (nondeterminism|non-canonical-identity): /;
 /** How a reason names one of a level's other starts. */
 const fromOtherStart = (o: OtherStartReport): string =>
   o.attempt
-    ? `from where attempt ${o.attempt} starts (the game keeps state across attempts; from RESET: ${o.startActions.join(' ')})`
+    ? `from where attempt ${o.attempt} starts (the attempt before lost, then RESET; from the game's RESET: ${o.startActions.join(' ')})`
     : `from the start another win of the previous level leads to (${o.startActions.join(' ')})`;
 
 export function levelOutcome(level: {

@@ -150,14 +150,14 @@ describe('the command line on Python games', () => {
     // dt03 level 2 (by hand in dt03.py): 1/16384 from a fresh attempt and from attempt 2's start (one death), 1/2 from attempt 3's (two).
     const out = mkdtempSync(join(tmpdir(), 'arcgraph-pyattempts-'));
     try {
-      const r = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'apart'), '--games', 'dt03,dt04', '--out', out, '--no-history', '--json']);
+      const r = cli(['sweep', '--arc-games', join(FIXTURE_ENGINE, 'apart'), '--games', 'dt03,dt04,dt05', '--out', out, '--no-history', '--json']);
       expect(r.status).toBe(1);
       type Level = { outcome: string; reasons: string[]; analysis: { pWin: { exact: { p: string; q: string } } }; explore: { python: { attemptsActions?: string[]; otherStarts?: { startActions: string[]; attempt?: number; nodes: number; pWin: { exact: { p: string; q: string } | null }; verdict: string }[] } } };
-      const [dt03, dt04] = (JSON.parse(r.stdout) as { games: { game: string; levels: Level[] }[] }).games.sort((a, b) => a.game.localeCompare(b.game)).map((g) => g.levels);
+      const [dt03, dt04, dt05] = (JSON.parse(r.stdout) as { games: { game: string; levels: Level[] }[] }).games.sort((a, b) => a.game.localeCompare(b.game)).map((g) => g.levels);
       // the tutorial is exempt: no other start explored
       expect([dt03[0].outcome, dt03[0].explore.python.attemptsActions, dt03[0].explore.python.otherStarts]).toEqual(['pass', ['ACTION2', 'RESET'], undefined]);
       expect([dt03[1].outcome, dt03[1].analysis.pWin.exact, dt03[1].explore.python.attemptsActions]).toMatchObject(['fail', { p: '1', q: '16384' }, ['ACTION2', 'RESET']]);
-      expect(dt03[1].reasons).toEqual(['from where attempt 3 starts (the game keeps state across attempts; from RESET: ACTION1 ACTION2 RESET ACTION2 RESET), a random policy wins with probability 1/2 (0.500), above 0.0001']);
+      expect(dt03[1].reasons).toEqual(["from where attempt 3 starts (the attempt before lost, then RESET; from the game's RESET: ACTION1 ACTION2 RESET ACTION2 RESET), a random policy wins with probability 1/2 (0.500), above 0.0001"]);
       // attempt 3 fails the level: attempt 4 is not explored
       const brief = (l: Level) => l.explore.python.otherStarts!.map((o) => [o.attempt, o.startActions.join(' '), o.nodes, o.pWin.exact && `${o.pWin.exact.p}/${o.pWin.exact.q}`, o.verdict]);
       expect(brief(dt03[1])).toEqual([
@@ -166,6 +166,9 @@ describe('the command line on Python games', () => {
       ]);
       // dt04's flag comes back at attempt 3: that start is the level's own, explored once
       expect([dt04[1].outcome, brief(dt04[1])]).toEqual(['pass', [[2, 'ACTION1 ACTION2 RESET', 29, '1/16384', 'pass']]]);
+      // dt05 keeps nothing, but the engine's RESET runs its step(), which moves the runner: every attempt after the first starts
+      // a cell on (1/8192, by hand in dt05.py), where the first, entered by winning level 1, is 1/16384 (it passed, with no warning)
+      expect([dt05[1].outcome, dt05[1].analysis.pWin.exact, brief(dt05[1])]).toMatchObject(['fail', { p: '1', q: '16384' }, [[2, 'ACTION1 ACTION2 RESET', 27, '1/8192', 'fail']]]);
       expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('also explored from where later attempts start (a loss, then RESET): attempt 2 (ACTION1 ACTION2 RESET): 29 states, shortest 14, p 1/16384, pass; attempt 3 (ACTION1 ACTION2 RESET ACTION2 RESET): 3 states, shortest 1, p 1/2, fail');
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -16,6 +16,13 @@ def attempts_message(part):
             'winning in independent attempts is not what the ARC agent sees (the graph is a fresh attempt\'s)')
 
 
+def first_message(part):
+    return (f'after GAME_OVER the engine\'s RESET (a level reset, as the ARC agent sends it to go on) leads where a '
+            f'fresh attempt starts, but not to this start: {part} differs from it (the game\'s step() runs for RESET too, '
+            'which this start, entered by winning the level before or set by the engine, never had), so the attempts '
+            'after the first start elsewhere, and the graph is the first attempt\'s')
+
+
 def walks_message(part):
     return (f'a lost attempt\'s RESET (stepped as the ARC agent sends it after GAME_OVER: a level reset) does not return '
             f'to the level\'s start: {part} differs from a fresh attempt\'s, so the game keeps state across attempts; '
@@ -50,11 +57,13 @@ def game_digest(rt, live, frame):
     return rt.digest([live[0], None], frame)
 
 
-def reset_fault(rt, level, live, reference, message=attempts_message):
+def reset_fault(rt, level, live, reference, message=attempts_message, first=None):
     """The warning of lost state `live` whose RESET, stepped as an ARC agent steps it after GAME_OVER,
-    does not lead where a fresh attempt starts (`reference`, attempt_start's); None when it does, when
-    the engine takes that RESET as the whole game's at a later level (back to level 1: another level's
-    attempt), or when there is no reference. Steps `live` on."""
+    does not lead where a fresh attempt starts (`reference`, attempt_start's), or, given `first` (the
+    explored start: game, frame, digest), leads there but not to that start (the attempts after the
+    first start elsewhere); None when it does, when the engine takes that RESET as the whole game's at
+    a later level (back to level 1: another level's attempt), or when there is no reference. Steps
+    `live` on."""
     if reference is None:
         return None
     try:
@@ -62,9 +71,12 @@ def reset_fault(rt, level, live, reference, message=attempts_message):
         if not fd.frame or (fd.full_reset and level > 1):
             return None
         frame = settled(fd)
-        if game_digest(rt, live, frame) == reference[2]:
-            return None
-        return message(kept_part(rt, live[0], frame, reference))
+        digest = game_digest(rt, live, frame)
+        if digest != reference[2]:
+            return message(kept_part(rt, live[0], frame, reference))
+        if first is not None and digest != first[2]:
+            return first_message(kept_part(rt, live[0], frame, first))
+        return None
     except GameError as err:
         return (f'the engine\'s RESET after this GAME_OVER (as an ARC agent sends it) raised: {err.describe()}: '
                 'an agent cannot go on to another attempt')

@@ -5,7 +5,7 @@ from array import array
 
 import numpy as np
 
-from .attempts import attempt_start, reset_fault
+from .attempts import attempt_start, game_digest, reset_fault
 from .clicks import partition
 from .identity import changed_part, module_state
 from .runtime import CLICK_BASE, LOST, PLAYING, GameError, offered_of, settled
@@ -372,17 +372,22 @@ class Expander:
         from .levels import level_start
         self.resets = {}
         try:
+            # the explored start itself (game, frame, digest): attempts after the first may start apart from it
+            live, frame = level_start(self.rt, level, path or None)[:2]
+            first = (live[0], frame, game_digest(self.rt, live, frame))
             reference = attempt_start(self.rt, level_start(self.rt, level, path or None)[0], level)
+            reference = reference and (reference, first)
         except GameError:
             reference = None
         self.attempts = (key, reference)
         return reference
 
     def reset_fault(self, level, live, digest, reference):
-        """attempts.reset_fault of lost state `live`, kept by its identity `digest` for the exploration."""
+        """attempts.reset_fault of lost state `live`, kept by its identity `digest` for the exploration
+        (`reference`: attempt_start's, and the explored start)."""
         known = self.resets.get(digest, False)
         if known is False:
-            known = self.resets[digest] = reset_fault(self.rt, level, live, reference)
+            known = self.resets[digest] = reset_fault(self.rt, level, live, reference[0], first=reference[1]) if reference else None
         return known
 
     def module_step(self, snapshots, keys, has_clicks, changed):
