@@ -29,7 +29,7 @@ export function levelReport(explored: ExploreJobResult, mc: MonteCarloJobResult 
     ranOn: mc ? [explored.ranOn, mc.ranOn] : [explored.ranOn],
     seconds: explored.ranOn.seconds + (mc?.ranOn.seconds ?? 0),
   };
-  return Object.assign(report, levelOutcome({ ...report, identityWarning: explored.explore?.identityWarning, stuckStep: explored.explore?.stuckStep, qualificationFailures: qualified?.failures, otherStarts: explored.explore?.python?.otherStarts, startNote: explored.explore?.python?.startNote }));
+  return Object.assign(report, levelOutcome({ ...report, identityWarning: explored.explore?.identityWarning, stuckStep: explored.explore?.stuckStep, qualificationFailures: qualified?.failures, otherStarts: explored.explore?.python?.otherStarts, startNote: explored.explore?.python?.startNote, sampledClicks: explored.explore?.python?.clicks?.partition === 'sampled' }));
 }
 
 const describe = (job: PlannedJob): string => (job.level === null ? job.stage : `level ${job.level} ${job.stage}`);

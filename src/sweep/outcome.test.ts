@@ -82,6 +82,8 @@ describe('levelOutcome', () => {
     expect(levelOutcome({ ...level(rare, true), otherStarts: [other('pass', 5e-5, 5e-5), attempt] })).toEqual({ outcome: 'inconclusive', reasons: ["from where attempt 2 starts (the attempt before lost, then RESET; from the game's RESET: ACTION2 RESET): p in [0, 0.500] straddles 0.0001"] });
     // and a level unsolvable from its start says why that start may not be the only one
     expect(levelOutcome({ ...level(analysis(0), true), startNote: 'level 1 was explored partially: ...' }).reasons).toEqual(['no win is reachable: the graph is complete, so no play solves the level from its start (level 1 was explored partially: ...)']);
+    // over sampled click classes (the probe's pk25: a click area nothing draws), it says so and how to be sure
+    expect(levelOutcome({ ...level(analysis(0), true), sampledClicks: true }).reasons).toEqual(['no win is reachable: the graph is complete, so no play solves the level from its start, over the sampled click classes (a click area nothing draws can hide a win: explore it with --clicks all)']);
   });
 
   it('fails a non-tutorial level that random play wins too often, and exempts a tutorial one', () => {

@@ -35,6 +35,8 @@ export function levelOutcome(level: {
   otherStarts?: readonly OtherStartReport[];
   /** Why the level's start may not be the only one (a real ARC game's played start: python.startNote). */
   startNote?: string | null;
+  /** The graph's clicks were stepped over sampled classes (a real ARC game's, python.clicks.partition). */
+  sampledClicks?: boolean;
 }): { outcome: Outcome; reasons: string[] } {
   const reasons: string[] = [];
   const { analysis } = level;
@@ -47,7 +49,8 @@ export function levelOutcome(level: {
   // unless the graph is not the game's (its steps are not a function of the states it keeps).
   if (analysis && !analysis.winReachable && level.explore?.fullyExplored) {
     const untrusted = !!level.identityWarning || !!level.qualificationFailures?.some((f) => UNTRUSTING.test(f));
-    reasons.push(untrusted ? UNTRUSTED_NO_WIN : `no win is reachable: the graph is complete, so no play solves the level from its start${level.startNote ? ` (${level.startNote})` : ''}`);
+    const sampled = level.sampledClicks ? ', over the sampled click classes (a click area nothing draws can hide a win: explore it with --clicks all)' : '';
+    reasons.push(untrusted ? UNTRUSTED_NO_WIN : `no win is reachable: the graph is complete, so no play solves the level from its start${sampled}${level.startNote ? ` (${level.startNote})` : ''}`);
   }
   if (analysis && analysis.verdict === 'fail' && !level.tutorial) {
     // an exact value as its fraction too: three digits of one just at the threshold read as the threshold

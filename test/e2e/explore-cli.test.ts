@@ -142,5 +142,7 @@ describe('arcgraph explore', () => {
     const never = cli('explore', file, '--level', '2', '--workers', '1');
     expect(never.stdout).toMatch(/^no win is reachable$/m);
     expect(never.stdout).toMatch(/exact\): 0\/1 = never$/m);
+    // its start is the dead end (it said "reached by no action")
+    expect(never.stdout).toMatch(/^dead ends: 1 \(the start is one\)$/m);
   });
 });

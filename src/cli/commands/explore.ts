@@ -94,8 +94,8 @@ function describe(r: ExploreReport): string {
     ...(r.schedule.busy !== null ? [`schedule: ${describeSchedule(r.schedule)}`] : []),
     r.shortestWin
       ? `shortest win: ${r.shortestWin.length} actions${r.shortestWin.optimal ? '' : ' (a shorter one may hide beyond the frontier)'}${r.baseline ? ` vs baseline ${r.baseline.declared}` : ''}: ${firstOf(r.shortestWin.actions, SHOWN_ACTIONS, 'actions') || '(the level starts won)'}`
-      : `no win ${r.fullyExplored ? 'is reachable' : 'found yet'}`,
-    `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (reached by ${firstOf(r.deadEnds.example.actions, SHOWN_ACTIONS, 'actions') || 'no action'})` : ''}`,
+      : `no win ${r.fullyExplored ? `is reachable${r.python?.clicks?.partition === 'sampled' ? ' over the sampled click classes (a click area nothing draws can hide one: --clicks all steps every cell)' : ''}` : 'found yet'}`,
+    `dead ends: ${r.deadEnds.count}${r.deadEnds.example ? ` (${r.deadEnds.example.actions.length === 0 ? 'the start is one' : `reached by ${firstOf(r.deadEnds.example.actions, SHOWN_ACTIONS, 'actions')}`})` : ''}`,
     `random-win probability (${r.pWin.policy} policy, ${r.pWin.method}${r.pWin.method === 'exact' && r.python?.clicks?.partition === 'sampled' ? ' over the sampled click classes' : ''}): ${
       r.pWin.exact ? exactLine(r.pWin.exact) : `in [${prob(r.pWin.lower)}, ${prob(r.pWin.upper)}]`
     }`,
