@@ -38,6 +38,15 @@ describe("a real ARC game's level start and title in reports", () => {
     expect(formatPythonRun({ ...py, levelStart: 'set-level' }, 1)).toBe("started at the engine's set_level; identity state");
   });
 
+  it('lists the other starts a level was explored from, a long exact probability as its value (it printed 49 digits)', () => {
+    const other = { startActions: ['ACTION2'], nodes: 5, fullyExplored: true, winReachable: true, shortestWin: 3, verdict: 'pass' as const, problem: null };
+    const short = { ...other, pWin: { lower: 0.5, upper: 0.5, exact: { p: '1', q: '2' } } };
+    const long = { ...other, startActions: ['ACTION1', 'ACTION2', 'RESET'], attempt: 2, pWin: { lower: 1.2345678e-5, upper: 1.2345678e-5, exact: { p: '1234567812345678123456781', q: '100000000000000000000000000000' } } };
+    expect(formatPythonRun({ ...py, otherStarts: [short, long] }, 2)).toBe(
+      'started where the shortest wins of the earlier levels lead; identity state; also explored from the starts other wins of the previous level lead to: (ACTION2): 5 states, shortest 3, p 1/2, pass; also explored from where later attempts start (a loss, then RESET): attempt 2 (ACTION1 ACTION2 RESET): 5 states, shortest 3, p 1.23457e-5, pass',
+    );
+  });
+
   it('escapes a title in a Markdown heading: its HTML and Markdown marks show as written', () => {
     expect(markdownText('Ünïcødé 🎮 <b>&amp; "quote"</b> | pipe *x* [l](u) #1')).toBe('Ünïcødé 🎮 &lt;b&gt;&amp;amp; "quote"&lt;/b&gt; \\| pipe \\*x\\* \\[l\\](u) \\#1');
   });

@@ -102,7 +102,9 @@ export function formatPythonRun(py: PythonLevelReport, level?: number): string {
   const start = py.levelStart !== 'played' ? "started at the engine's set_level" : level === 1 ? "started at the game's RESET" : 'started where the shortest wins of the earlier levels lead';
   const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : '';
   const line = (o: OtherStartReport): string => {
-    const p = o.pWin.exact ? `p ${o.pWin.exact.p}/${o.pWin.exact.q}` : `p in [${formatProbability(o.pWin.lower)}, ${formatProbability(o.pWin.upper)}]`;
+    // a long fraction (49 digits, the probe's pk18) as its value, as the level's own table cell does
+    const exact = o.pWin.exact;
+    const p = exact ? `p ${exact.p.length + exact.q.length <= 24 ? `${exact.p}/${exact.q}` : formatProbability(o.pWin.lower, 6)}` : `p in [${formatProbability(o.pWin.lower)}, ${formatProbability(o.pWin.upper)}]`;
     return `${o.attempt ? `attempt ${o.attempt} ` : ''}(${o.startActions.join(' ')}): ${o.nodes} states${o.fullyExplored ? '' : ' (partial)'}, shortest ${o.shortestWin ?? 'none found'}, ${p}, ${o.verdict}${o.problem ? `, ${o.problem}` : ''}`;
   };
   const wins = (py.otherStarts ?? []).filter((o) => !o.attempt).map(line);
