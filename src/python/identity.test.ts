@@ -512,6 +512,14 @@ describe.runIf(hasArc)('the state identity on the real engine', () => {
     expect(r.warning).toMatch(/^the step changed level 2 \(self\._levels\[1\]\) while not playing it: arcgraph shares/);
   });
 
+  it('keeps a numpy view a view of its array across a snapshot (nv01: a strip over the board; nv02: a sprite over a canvas slice)', async () => {
+    // pickle copies each array alone: a restored state wrote through the view into a copy, exact 0 (truth in nv01.py, nv02.py)
+    for (const [id, p] of [['nv01', '7348962287/8269226667935'], ['nv02', '3140891/1448412070']]) {
+      const r = await explore(apart(id, ARC_ENGINE), { level: 1, workers: 2 });
+      expect([r.fullyExplored, r.shortestWin?.length, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`, r.identityWarning]).toEqual([true, 7, p, null]);
+    }
+  });
+
   it('gives dq01, ac01, cp01, bb01, ad01, do01 and rs01 the same graphs on the real engine as on the stand-in', async () => {
     expect(await level1(apart('dq01', ARC_ENGINE))).toEqual({ nodes: 30, lost: 14, p: '1/27', warning: null });
     expect(await level1(apart('ac01', ARC_ENGINE))).toEqual({ nodes: 33, lost: 5, p: '11/128', warning: null });

@@ -8,7 +8,11 @@ import types
 import zlib
 from enum import Enum
 
+import numpy as np
+
 from .loader import PRISTINE_IDS
+
+_NDARRAY = np.ndarray
 
 PICKLE = 1
 PICKLE_ZLIB = 2
@@ -34,6 +38,29 @@ def _new_function(code_key, module_name, name, cells):
 
 def _new_cell():
     return types.CellType()
+
+
+def _view(root, offset, shape, strides, dtype, writeable):
+    """A numpy view rebuilt over its (unpickled, memoised) root array: the memory they share stays shared."""
+    v = np.ndarray(shape, dtype, buffer=root, offset=offset, strides=strides)
+    if not writeable:
+        v.flags.writeable = False
+    return v
+
+
+def _view_reduction(a):
+    """How to pickle numpy view `a` as a view of the array that owns its memory (pickle copies each array
+    alone: a game writing through `self.strip = self.board.reshape(-1)` wrote into a copy after a restore,
+    the probe's pk01), or None when it is not one."""
+    root = a.base
+    if not isinstance(root, np.ndarray) or a.dtype.hasobject:
+        return None
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root.dtype.hasobject or not root.flags.c_contiguous:
+        return None
+    offset = a.__array_interface__['data'][0] - root.__array_interface__['data'][0]
+    return (_view, (root, offset, a.shape, a.strides, a.dtype, bool(a.flags.writeable)))
 
 
 def _set_cell(cell, state):
@@ -243,6 +270,10 @@ class _Pickler(pickle.Pickler):
         if key is not None:
             return (_shared, (key,))
         t = type(obj)
+        if t is _NDARRAY and obj.base is not None:
+            rv = _view_reduction(obj)
+            if rv is not None:
+                return rv
         how = _HOW.get(t)
         if how is None:
             how = _how(t, self.game_file)
