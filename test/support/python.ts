@@ -38,39 +38,39 @@ export function runPython(lines: string[], ...args: string[]): { stdout: string;
   return { stdout: r.stdout, stderr: r.stderr };
 }
 
+/** This process's children, by pid, with their state ('Z': exited and never reaped, a zombie). */
+function children(): { pid: number; state: string }[] {
+  const out: { pid: number; state: string }[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === process.pid) out.push({ pid: Number(name), state });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** This process's children that exited and were never reaped (zombies). */
+export const zombieChildren = (): number[] => children().flatMap((c) => (c.state === 'Z' ? [c.pid] : []));
+
 /**
  * The Python host processes this Node process started for a game (its children running
  * arcgraph_host.py with `game` in their arguments, and each of `args` as an argument), alive
  * (zombies left out), by pid: those under the explorer's PYTHONHASHSEED (the game's one process
  * under another seed, which checks for hash order, left out).
  */
-/** This process's children that exited and were never reaped (zombies). */
-export function zombieChildren(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(ppid) === process.pid && state === 'Z') pids.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
 export function hostPids(game: string, ...args: string[]): number[] {
   const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+  for (const { pid, state } of children()) {
+    if (state === 'Z') continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(ppid) !== process.pid || state === 'Z') continue;
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       if (!argv.some((a) => a.endsWith('arcgraph_host.py')) || !argv.some((a) => a.includes(game)) || !args.every((a) => argv.includes(a))) continue;
-      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`PYTHONHASHSEED=${HASH_SEED}`)) pids.push(Number(name));
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`PYTHONHASHSEED=${HASH_SEED}`)) pids.push(pid);
     } catch {
       // gone meanwhile
     }
