@@ -91,7 +91,8 @@ export interface PyRoot {
 }
 
 const STATUS: readonly Status[] = ['playing', 'won', 'lost'];
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+/** A state's identity bytes as text (a map key). */
+export const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
 /** How many other won states a level's result names (otherWins): a sweep explores the next level from each. */
 export const OTHER_WINS = 3;

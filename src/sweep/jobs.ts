@@ -13,7 +13,7 @@ import { actionFromCode, codeName, parseAction, type Game } from '../engine/inde
 import { GameCrash } from '../explorer/index.js';
 import { StepTimeout, threadedGame } from '../parallel/index.js';
 import { exploreLevel, type LevelOptions } from '../level.js';
-import { PythonGame, type PyRoot } from '../python/index.js';
+import { hex, PythonGame, type PyRoot } from '../python/index.js';
 import { randomPlay } from '../random/index.js';
 import { writeLevelArtefacts } from '../report/index.js';
 import type { AnalysisNumbers, CrashKind, ExploreNumbers, MonteCarloNumbers, OtherStartReport, QualificationReport, RanOn } from '../report/index.js';
@@ -175,9 +175,8 @@ async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunC
   const level = job.level!;
   const primary = game.startPath(level);
   const out: OtherStartReport[] = [];
-  const identity = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
   // the starts explored, by their state's identity (the level's own first)
-  const seen = new Set([identity(game.root(level).digest)]);
+  const seen = new Set([hex(game.root(level).digest)]);
   /** Explores the level from `startActions` (unless its start is one seen); the attempts actions of that exploration. */
   const explore = async (startActions: string[], attempt?: number): Promise<string[] | undefined> => {
     if (ctx.signal?.aborted) throw new JobInterrupted();
@@ -194,7 +193,7 @@ async function exploreOtherStarts(job: PlannedJob, loaded: LoadedGame, ctx: RunC
       if (root) {
         // not a start of this level (the engine took the RESET otherwise): nothing to judge from there
         if (root.levelStart !== 'played') return undefined;
-        const id = identity(root.digest);
+        const id = hex(root.digest);
         if (seen.has(id)) return undefined;
         seen.add(id);
       }
