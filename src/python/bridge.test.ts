@@ -224,6 +224,27 @@ describe('the Python bridge on the fixture games', () => {
     }
   });
 
+  it('steps the grid cells around a small class, where hit areas nothing draws are: click-to-step (rg01) and a forgiving hitbox (rg02), on both engines', async () => {
+    // The floor's samples (first, last, edges, middle) fell where a click does nothing: rg02 gave
+    // 1/9, rg01 51 edges and 690535/25641952.
+    for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
+      const hitbox = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg02'), { engine });
+      opened.push(hitbox);
+      const r = await explore(hitbox, { level: 1, workers: 1 });
+      expect([r.nodes, r.shortestWin?.actions.length, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, 1, '9/17']);
+      expect(r.python!.clicks).toMatchObject({ split: 1 });
+    }
+    const step = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg01'), { engine: FIXTURE_ENGINE });
+    const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg01'), { engine: FIXTURE_ENGINE, clicks: 'all' });
+    opened.push(step, all);
+    const classes = await explore(step, { level: 1, workers: 2 });
+    const cells = await explore(all, { level: 1, workers: 2 });
+    expect(shape(classes)).toEqual(shape(cells));
+    expect(shape(classes).p).toBe('3945533/146045353');
+    // A split floor is stepped once a grid cell (checked at its last display cell), not 256 times.
+    expect(classes.transitions).toBeLessThan(cells.transitions / 100);
+  });
+
   it.runIf(hasArc)("gives each tile of the real engine's placeable areas its own click class, though nothing draws them (pa01)", async () => {
     // The stand-in engine has no placeable areas. Left out, the area's cells were one class with the
     // background, whose samples all fell outside it: 2 states, no win reachable, an exact 0.

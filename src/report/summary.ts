@@ -100,7 +100,7 @@ export function formatVerdict(level: LevelReport): string {
 export function formatPythonRun(py: PythonLevelReport, level?: number): string {
   // level 1 has no earlier levels: it starts at the game's RESET
   const start = py.levelStart !== 'played' ? "started at the engine's set_level" : level === 1 ? "started at the game's RESET" : 'started where the shortest wins of the earlier levels lead';
-  const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split cell by cell)`}` : '';
+  const clicks = py.clicks ? `; clicks over ${py.clicks.method === 'all-cells' ? 'all 4,096 cells' : `verified classes (${py.clicks.split} split by grid cell)`}` : '';
   const line = (o: OtherStartReport): string => {
     // a long fraction (49 digits, the probe's pk18) as its value, as the level's own table cell does
     const exact = o.pWin.exact;

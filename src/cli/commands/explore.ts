@@ -40,8 +40,9 @@ ${PYTHON_USAGE}
   --clicks C         classes (default: one click per class of cells that show the same sprites
                      and what the camera's interfaces draw, each class verified by stepping its
                      last cell, and its leftmost and rightmost when it is wider than a grid cell,
-                     split cell by cell when they disagree; a probability over them is exact only
-                     if the partition is) or all
+                     and the cells beside small classes (a player, a gem), split grid cell by grid
+                     cell when they disagree; a probability over them is exact only if the
+                     partition is) or all
                      (every one of the 4,096 cells: exact, slow)
 ${START_USAGE}
 ${UNOFFERED_USAGE}
@@ -54,7 +55,7 @@ crashed (the crash names the action sequence that reproduces it), 2 bad input, 1
 function pythonLines(r: ExploreReport): string[] {
   const p = r.python;
   if (!p) return [];
-  const clicks = p.clicks ? `clicks ${p.clicks.method} (partition ${p.clicks.partition}: ${p.clicks.classes} classes stepped, ${p.clicks.samples} samples, ${p.clicks.split} split cell by cell)` : 'no clicks';
+  const clicks = p.clicks ? `clicks ${p.clicks.method} (partition ${p.clicks.partition}: ${p.clicks.classes} classes stepped, ${p.clicks.samples} samples, ${p.clicks.split} split by grid cell)` : 'no clicks';
   const fc = p.frameCollisions;
   const collisions = fc ? `; frame collisions: ${fc.collisions} successors showed an earlier frame with another state, ${fc.violations} of ${fc.checked} checked behave differently (Markov violations)` : '';
   // A later level entered by set_level, not played into: say where a played start may differ.
