@@ -360,6 +360,28 @@ describe('the Python bridge on the fixture games', () => {
     for (const workers of [1, 2]) expect((await exploreGraph(open('hid1'), { level: 1, workers })).result.identityWarning).toBeNull();
   });
 
+  it('warns when the game keeps id() of its objects, which no restored copy keeps: the explorer (id01) and a fuzz hang (id02) name the kept id', async () => {
+    // id01's ACTION1 moves while id(player) is the id it noted: in every restored copy it loses, an exact 0 with no warning.
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'id01'), { engine: FIXTURE_ENGINE });
+    opened.push(game);
+    for (const workers of [1, 2]) {
+      const r = await exploreGraph(game, { level: 1, workers });
+      expect(r.result.identityWarning?.message).toMatch(/^the game keeps id\(\) of its own objects \(game\.seen item is the id of game\.player\)/);
+    }
+    // id02's copy loops forever on ACTION1 (the real game does not): the fuzz's hang says why.
+    const { qualify } = await import('../qualify/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'arcgraph-pyq-'));
+    try {
+      const hangs = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'id02'), { engine: FIXTURE_ENGINE, stepSeconds: 1 });
+      opened.push(hangs);
+      const result = await qualify(hangs, { level: 1, stepsScale: 0.0001, workers: 1, out: dir, hangSeconds: 1, search: { maxNodes: 100, maxSeconds: 5 } });
+      const hang = result.findings.find((f) => f.regime === 'fuzz' && f.check === 'slow-step')!;
+      expect(hang.message).toMatch(/\(a hang\): it was stopped; the game keeps id\(\) of its own objects \(game\.seen item is the id of game\.player\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names a crash: game, level, the actions from the level start and the traceback frame in the game', async () => {
     const err = await exploreGraph(open('bad1'), { level: 1, workers: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GameCrash);

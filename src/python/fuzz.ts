@@ -34,7 +34,7 @@ export interface PyFuzzResult {
   resetFaults: { check: PyFuzzFault['check']; message: string }[];
   timing: (StepTiming & { slowest: { seconds: number; walk: number; step: number }[] }) | null;
   /** Where a step ran past the step limit (a hang): the task stopped there. */
-  hung?: { walk: number; step: number; action: number };
+  hung?: { walk: number; step: number; action: number; cause?: string };
   samples: { walk: number; step: number; action: number; pre: Uint8Array; digest: Uint8Array }[];
 }
 

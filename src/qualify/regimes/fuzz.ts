@@ -54,11 +54,15 @@ function fuzzTasks(ctx: RegimeContext, module: string, levels: readonly number[]
 
 /** A task's result whichever side ran it, or the walk point of a step that never returned. */
 /** `exited`: the step ended its Python process (os._exit, a crash in C), not a hang. */
-type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean; exited?: string };
+/** `cause`: why a Python game's restored copy may hang where the game does not (heldids.py). */
+type Outcome = FuzzResult | { hung: WalkPoint; outOfMemory?: boolean; exited?: string; cause?: string };
 
 /** A Python task's result in the shape of the TypeScript one (its samples are checked in another process here). */
 async function fromPython(game: PythonGame, r: PyFuzzResult): Promise<Outcome> {
-  if (r.hung) return { hung: r.hung };
+  if (r.hung) {
+    const { cause, ...at } = r.hung;
+    return { hung: at, ...(cause && { cause }) };
+  }
   const odd = await crossCheck(game, r.samples);
   const faults: FuzzFault[] = [...r.faults];
   if (odd.length > 0) faults.push({ check: 'nondeterminism', message: `stepping the same state and action in another Python process (under another PYTHONHASHSEED) gave another successor: the game is not deterministic, or follows the hash order of strings`, walk: odd[0].walk, step: odd[0].step, action: odd[0].action });
@@ -145,7 +149,7 @@ export async function fuzzRegime(ctx: RegimeContext, levels: readonly number[], 
       } else if ('hung' in r) {
         if (r.exited) note({ check: 'exception', message: r.exited, ...r.hung });
         else if (r.outOfMemory) note({ check: 'out-of-memory', message: 'a step ran its worker thread out of memory (ERR_WORKER_OUT_OF_MEMORY): it was stopped', ...r.hung });
-        else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped`, ...r.hung });
+        else note({ check: 'slow-step', message: `a step did not return within ${python ? `${Math.min(python.options.stepSeconds, hangMs / 1000)} s` : `${hangMs / 1000} s`} (a hang): it was stopped${r.cause ? `; ${r.cause}` : ''}`, ...r.hung });
         level.steps += r.hung.step;
         hung.add(f.task.level);
       } else {

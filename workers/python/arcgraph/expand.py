@@ -7,11 +7,13 @@ import numpy as np
 
 from .attempts import attempt_start, game_digest, reset_fault
 from .clicks import partition
+from .heldids import held_id_message
 from .identity import changed_part, module_state
 from .runtime import CLICK_BASE, LOST, PLAYING, GameError, offered_of, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
+HELD_WALKS = 64  # a process's walks for kept object ids: a root's successors, about 3 ms each on lf52
 SMALL_PART = 2048  # bytes of walk: a part of the module's state walked around every checked step
 
 
@@ -252,6 +254,7 @@ class Expander:
         self.sent = set()
         self.collisions = None
         self.identity_fault = None
+        self.held_walks = 0  # walks of a root's successors for object ids the game keeps (check_identity)
         self.attempts_fault = None
         # The exploration whose module change this process has reported: its later batches skip the walk.
         self.module_warned = None
@@ -284,6 +287,7 @@ class Expander:
             if warning is not None:
                 self.identity_fault = {'state': 0, 'action': 0, 'message': warning}
             self.module_cache = None  # a second construction may have changed the module: walked again
+            self.held_walks = 0
         if exploration != self.exploration or len(self.sent) > 4_000_000:
             self.exploration = exploration
             self.sent = set()
@@ -531,14 +535,22 @@ class Expander:
         if changed is not None:
             message = _module_message(changed)
         elif again != d:
-            message = ('the same step taken again from the restored state gave another successor: the game is not '
-                       'deterministic, or keeps state its snapshot does not hold (module globals, class attributes)')
+            message = held_id_message(live[0]) or (
+                'the same step taken again from the restored state gave another successor: the game is not '
+                'deterministic, or keeps state its snapshot does not hold (module globals, class attributes)')
         elif rt.status(again_live[0], again_fd, level) != status:
             message = 'the same step taken again from the restored state gave a successor with another status'
         elif rt.identity.last_hidden is not None:
             message = (f'the state holds a generator ({rt.identity.last_hidden}) suspended with values on its stack (inside a for '
                        'loop: its iterator; or in an expression, call, with or except block waiting on the yield), which the identity '
                        'cannot walk, so states that differ only there are merged (keep them in local variables or attributes instead)')
+        elif self.held_walks < HELD_WALKS and module is True:
+            # The root's successors are walked for ids the game keeps of its objects (lf52 keeps its new
+            # objects' ids after a click; those kept at construction are found at load: runtime.held_ids)
+            self.held_walks += 1
+            message = held_id_message(live[0])
+            if message is None:
+                return
         else:
             return
         self.identity_fault = {'state': s, 'action': code, 'message': message}

@@ -3,6 +3,7 @@ drawn alike), every step checked: exceptions (with the traceback's last frame), 
 invalid frames, malformed FrameData, nondeterminism (a restored snapshot stepped again), identity
 stability (a restored snapshot has the same identity), and samples shipped back to be stepped again in
 another process."""
+from .heldids import held_id_message
 from .rng import Rng, draw_action
 from .runtime import LISTS_RESET, PLAYING, WON, GameError, offered_of, settled
 from .walks import Timing, code_of
@@ -92,6 +93,10 @@ def run_fuzz(rt, start, start_frame, level, seed, first_stream, steps, max_walk_
                 if err.kind == 'timeout':
                     # A hang: the task stops here (the coordinator skips the level's random regimes).
                     result['hung'] = {'walk': walk, 'step': n, 'action': code}
+                    # A restored copy may hang where the game does not (the shared lf52's undo)
+                    cause = held_id_message(live[0]) or rt.held_ids
+                    if cause:
+                        result['hung']['cause'] = cause
                     result['steps'] = used
                     result['timing'] = timing.report()
                     return result, samples
@@ -135,7 +140,8 @@ def check_restep(rt, pre, code, digest, frame, live, note, walk, n):
         again = rt.restore(pre)
         fd = rt.step(again, code)
         if not fd.frame or rt.digest(again, settled(fd)) != digest:
-            note('nondeterminism', 'stepping the same state with the same action again gave another successor', walk, n, code)
+            cause = held_id_message(live[0]) or rt.held_ids
+            note('nondeterminism', f'stepping the same state with the same action again gave another successor{f": {cause}" if cause else ""}', walk, n, code)
             return
         copy = rt.restore(rt.pack(live))
         if rt.digest(copy, frame) != digest:

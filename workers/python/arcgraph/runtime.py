@@ -12,6 +12,7 @@ import traceback
 
 import numpy as np
 
+from .heldids import held_id_message
 from .identity import Identity, changed_part, module_state, shared_levels
 from .loader import Game
 from .snapshot import Registry, Snapshots
@@ -337,6 +338,9 @@ class Runtime:
         # left them (a game may seed them there).
         self.rng_start = np.random.get_state()
         self.py_start = random.getstate()
+        # Object ids the game keeps, looked for in its first construction, never copied: in a restored
+        # copy they point at nothing, and nothing tells them from other ints (fixture id01).
+        self.held_ids = held_id_message(base)
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress, game_file=L.file)
@@ -388,7 +392,7 @@ class Runtime:
         level start that two constructions give apart (the game draws from a source arcgraph does not
         seed). None for a game with neither."""
         if self._start_warning is False:
-            self._start_warning = cached_methods(self.loaded) or self._start_differs()
+            self._start_warning = cached_methods(self.loaded) or self.held_ids or self._start_differs()
         return self._start_warning
 
     def _start_differs(self):
