@@ -73,7 +73,7 @@ describe('the --json outputs', () => {
   it('name only fields reports/JSON.md documents (explore, random, qualify, and their nested objects)', () => {
     const explore = JSON.parse(cli(['explore', RUIN, '--level', '2', '--within', '5', '--json']).stdout);
     const random = JSON.parse(cli(['random', RUIN, '--level', '2', '--steps', '2000', '--json']).stdout);
-    const qualify = JSON.parse(cli(['qualify', RUIN, '--level', '2', '--steps-scale', '0.001', '--json']).stdout);
+    const qualify = JSON.parse(cli(['qualify', RUIN, '--level', '2', '--steps-scale', '0.001', '--out', join(dir, 'qualify-ruin'), '--json']).stdout);
     const objects = [explore, explore.pWin, explore.withinK, explore.shortestWin, explore.cycles, explore.terminals, explore.schedule, random, qualify, qualify.levels[0], qualify.findings[0], qualify.speed];
     expect(objects.flatMap((o) => undocumented(o))).toEqual([]);
   });
@@ -120,7 +120,7 @@ describe('what the text output says', () => {
     const random = cli(['random', 'bx19', '--level', '1', '--steps', '2000']);
     expect(random.status).toBe(0);
     expect(random.stdout).toMatch(/^verdict against 0\.0001: fail \(tutorial level: exempt\)$/m);
-    const qualify = cli(['qualify', 'bx19', '--level', '1', '--steps-scale', '0.001']);
+    const qualify = cli(['qualify', 'bx19', '--level', '1', '--steps-scale', '0.001', '--out', join(dir, 'qualify-bx19')]);
     expect(qualify.stdout).toMatch(/^speed: random2 did not run, fuzz \d+k? steps\/s; /m);
     expect(cli(['--help']).stdout).toMatch(/Exit codes: 0 success or pass, 1 a verdict failed or a game crashed, 2 bad input, 130 interrupted/);
   });
