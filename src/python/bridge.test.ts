@@ -360,6 +360,25 @@ describe('the Python bridge on the fixture games', () => {
     for (const workers of [1, 2]) expect((await exploreGraph(open('hid1'), { level: 1, workers })).result.identityWarning).toBeNull();
   });
 
+  it('finds a kept object id in a dict key, a slot and a tuple, and not in ints that are nobody\'s id; an object whose attributes raise is passed over', () => {
+    const r = runPython([
+      'from arcgraph.heldids import held_id',
+      'class Node: pass',
+      'class Slotted:',
+      '    __slots__ = ("ref",)',
+      'class Raises:',
+      '    def __getattribute__(self, name): raise RuntimeError(name)',
+      'root = Node(); root.child = Node(); root.plain = list(range(70000, 70010)); root.bad = Raises()',
+      'print(held_id(root))',
+      'root.reg = {id(root.child): "c"}',
+      'print(held_id(root))',
+      'del root.reg; root.s = Slotted(); root.s.ref = ("x", id(root))',
+      'print(held_id(root))',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['None', "('game.reg key', 'game.child')", "('game.s.ref[1]', 'game')"]);
+  });
+
   it('warns when the game keeps id() of its objects, which no restored copy keeps: the explorer (id01) and a fuzz hang (id02) name the kept id', async () => {
     // id01's ACTION1 moves while id(player) is the id it noted: in every restored copy it loses, an exact 0 with no warning.
     const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'id01'), { engine: FIXTURE_ENGINE });

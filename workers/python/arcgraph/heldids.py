@@ -5,6 +5,7 @@ game is not the game (the shared lf52's undo rebuilds its tree from such ids, an
 at each undo: 22 s steps). Looked for only to explain a difference already seen: a walk of the state."""
 import gc
 import types
+from itertools import islice
 
 import numpy as np
 
@@ -22,25 +23,15 @@ def held_id(root, limit=300_000):
     stack = [(root, 'game')]
     while stack and len(seen) < limit:
         obj, where = stack.pop()
-        if isinstance(obj, dict):
-            items = [(k, f'{where} key') for k in obj] + [(v, f'{where}[{_key(k)}]') for k, v in obj.items()]
-        elif isinstance(obj, (list, tuple)):
-            items = [(v, f'{where}[{i}]') for i, v in enumerate(obj)]
-        elif isinstance(obj, (set, frozenset)):
-            items = [(v, f'{where} item') for v in obj]
-        else:
-            attrs = getattr(obj, '__dict__', None)
-            items = [(v, f'{where}.{k}') for k, v in attrs.items()] if type(attrs) is dict else []
-            slots = _slots(type(obj))
-            if slots:
-                items += [(getattr(obj, n, None), f'{where}.{n}') for n in slots]
-            elif not items:
-                items = [(v, f'{where}.<{type(obj).__name__} field>') for v in gc.get_referents(obj) if type(v) is not type]
-        for v, w in items[:_ITEMS]:
+        try:
+            items = _items(obj, where)
+        except Exception:  # noqa: BLE001 - an object whose attributes raise: not looked into
+            continue
+        for v, w in items:
             if type(v) is int:
                 if v >= _SMALLEST and v not in ints:
                     ints[v] = w
-            elif v is not None and not isinstance(v, _LEAVES) and id(v) not in seen:
+            elif v is not None and not issubclass(type(v), _LEAVES) and id(v) not in seen:
                 seen[id(v)] = w
                 stack.append((v, w))
     for value, where in ints.items():
@@ -50,6 +41,26 @@ def held_id(root, limit=300_000):
 
 
 _ITEMS = 100_000  # of one container: a list grown without bound (a copy's doubling tree) is not read to its end
+
+
+def _items(obj, where):
+    """(value, where it is) for what `obj` holds, at most _ITEMS of them."""
+    kind = type(obj)  # not isinstance: it reads __class__, which a game's object may answer otherwise
+    if issubclass(kind, dict):
+        keys = list(islice(obj, _ITEMS))
+        return [(k, f'{where} key') for k in keys] + [(obj[k], f'{where}[{_key(k)}]') for k in keys]
+    if issubclass(kind, (list, tuple)):
+        return [(v, f'{where}[{i}]') for i, v in enumerate(islice(obj, _ITEMS))]
+    if issubclass(kind, (set, frozenset)):
+        return [(v, f'{where} item') for v in islice(obj, _ITEMS)]
+    attrs = getattr(obj, '__dict__', None)
+    items = [(v, f'{where}.{k}') for k, v in islice(attrs.items(), _ITEMS)] if type(attrs) is dict else []
+    slots = _slots(kind)
+    if slots:
+        return items + [(getattr(obj, n, None), f'{where}.{n}') for n in slots]
+    if items:
+        return items
+    return [(v, f'{where}.<{type(obj).__name__} field>') for v in islice(gc.get_referents(obj), _ITEMS) if type(v) is not type]
 
 
 def _slots(cls):
@@ -67,7 +78,10 @@ def _key(k):
 
 def held_id_message(game):
     """Why a restored copy of `game` is not the game, when it keeps ids of its objects; else None."""
-    found = held_id(game)
+    try:
+        found = held_id(game)
+    except Exception:  # noqa: BLE001 - a check that explains: it never fails the game's run
+        found = None
     if found is None:
         return None
     where, target = found
