@@ -50,18 +50,21 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await load()).run(rest);
   } catch (err) {
+    const message = (err as Error)?.message ?? String(err);
     // a game's Python processes stopped by the user's Ctrl-C or SIGTERM before there was a result to give
-    if (isInterrupted(err)) {
-      console.error(`arcgraph ${name}: interrupted before there was a result to give (${(err as Error).message})`);
-      return INTERRUPTED;
-    }
-    if (err instanceof InputError || err instanceof ActionError) {
-      console.error(`arcgraph ${name}: ${err.message}`);
-      return 2;
-    }
-    console.error(`arcgraph ${name}: ${(err as Error)?.message ?? String(err)}`);
-    return 1;
+    const [kind, code] = isInterrupted(err) ? (['interrupted', INTERRUPTED] as const) : err instanceof InputError || err instanceof ActionError ? (['bad-input', 2] as const) : (['error', 1] as const);
+    console.error(`arcgraph ${name}: ${kind === 'interrupted' ? `interrupted before there was a result to give (${message})` : message}`);
+    // A pipeline that asked for JSON gets an object too (reports/JSON.md, "Errors"), the line on stderr as ever.
+    if (rest.includes('--json')) console.log(JSON.stringify({ error: await errorObject(name, kind, err, message) }));
+    return code;
   }
+}
+
+/** The --json error object: what stopped the command; a game's fault names the actions that reproduce it. */
+async function errorObject(command: string, kind: 'interrupted' | 'bad-input' | 'error', err: unknown, message: string): Promise<Record<string, unknown>> {
+  const { GameCrash } = await import('../explorer/coordinator.js');
+  if (err instanceof GameCrash) return { command, kind: 'game-fault', fault: err.kind, game: err.game, level: err.level, actions: err.actions, reason: err.reason, message };
+  return { command, kind, message };
 }
 
 const isEntry = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);

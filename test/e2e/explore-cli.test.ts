@@ -84,6 +84,10 @@ describe('arcgraph explore', () => {
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('[ACTION1, ACTION1, ACTION2, ACTION2]');
+    // Asked for JSON, a pipeline gets an object saying so (it got nothing on stdout), the line on stderr as ever.
+    const json = cli('explore', fixture('boom'), '--json');
+    expect([json.status, json.stderr]).toEqual([1, r.stderr]);
+    expect(JSON.parse(json.stdout)).toEqual({ error: { command: 'explore', kind: 'game-fault', fault: 'crash', game: 'boom', level: 1, actions: ['ACTION1', 'ACTION1', 'ACTION2', 'ACTION2'], reason: expect.stringMatching(/^boom: /), message: r.stderr.trim().replace(/^arcgraph explore: /, '') } });
   });
 
   it('rejects bad input with one line and exit code 2, leaving no file', () => {

@@ -114,7 +114,8 @@ describe('the command line on Python games', () => {
     expect(set.stdout).toMatch(/^python: level start set-level \(not played into: a game that carries anything from level to level, or whose winning action goes on after next_level, starts it elsewhere when played; --start-actions plays a path, sweep plays the earlier levels' shortest wins\); identity state/m);
     // A given path that misses the level's start is bad input (it was a silent fall back to set-level, another start).
     const bad = cli(['explore', fixtureGame('hid1'), '--level', '2', '--start-actions', 'ACTION2', '--json']);
-    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'arcgraph explore: the start actions given for level 2 do not lead to its start: the path to level 2 ends with 0 levels completed, on level 1, not at the start of level 2\n']);
+    const refusal = 'the start actions given for level 2 do not lead to its start: the path to level 2 ends with 0 levels completed, on level 1, not at the start of level 2';
+    expect([bad.status, JSON.parse(bad.stdout), bad.stderr]).toEqual([2, { error: { command: 'explore', kind: 'bad-input', message: refusal } }, `arcgraph explore: ${refusal}\n`]);
     // A game whose step completes two levels (next_level twice) while playing one: the refusal says so (it said
     // "reaches it after 1 of its 2 actions", which it did not).
     const apart = join(FIXTURE_ENGINE, 'apart', 'dl01');
@@ -269,8 +270,11 @@ describe('a Ctrl-C while a game\'s Python processes start', () => {
     const r = await signalled(['explore', SLOW_START_GAME, '--workers', '2', '--json'], signal, afterMs);
     expect([r.code, r.stderr]).toEqual([130, expect.stringMatching(new RegExp(`^arcgraph explore: interrupted before there was a result to give \\((by ${signal}|a Python process of the game was stopped by ${signal})\\)\n$|^$`))]);
     expect(r.stderr).not.toMatch(/crashed|did not start/);
-    // interrupted once the level's start was built: the partial result, marked
-    if (r.stdout !== '') expect(JSON.parse(r.stdout)).toMatchObject({ interrupted: true });
+    // interrupted once the level's start was built: the partial result, marked; before: the --json error object
+    if (r.stdout !== '') {
+      const out = JSON.parse(r.stdout) as { error?: unknown; interrupted?: boolean };
+      expect(out.error === undefined ? out : out.error).toMatchObject(out.error === undefined ? { interrupted: true } : { command: 'explore', kind: 'interrupted' });
+    }
   });
 
   it('replay: a SIGINT mid-replay is an interruption (exit 130), not a divergence (it was "the game threw: KeyError" from a fresh process, exit 1)', async () => {
