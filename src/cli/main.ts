@@ -62,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** The --json error object: what stopped the command; a game's fault names the actions that reproduce it. */
 async function errorObject(command: string, kind: 'interrupted' | 'bad-input' | 'error', err: unknown, message: string): Promise<Record<string, unknown>> {
-  const { GameCrash } = await import('../explorer/coordinator.js');
+  const { GameCrash } = await import('../explorer/index.js');
   if (err instanceof GameCrash) return { command, kind: 'game-fault', fault: err.kind, game: err.game, level: err.level, actions: err.actions, reason: err.reason, message };
   return { command, kind, message };
 }
