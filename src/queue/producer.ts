@@ -209,23 +209,31 @@ export async function queueSweep(options: QueueSweepOptions): Promise<SweepRepor
     collector.on('failed', (_job, err) => broke(err));
     closers.push(() => collector.close());
 
-    const flow = new FlowProducer({ connection: conn, prefix: PREFIX });
-    flow.on('error', () => undefined);
-    closers.push(() => flow.close());
-    await flow.add(nightFlow(plan, options.shared));
-    await releaseStranded();
-    emit({ kind: 'queued', jobs: jobs.size, reused });
-
     // A Redis restarted without its data (no persistence) or flushed has forgotten the night: its
     // collectors would never run. (A Redis that is down is waited out: the check waits with it.)
     const nightKey = `${PREFIX}:${collectQueue(plan.key)}:${NIGHT_COLLECTOR}`;
+    const gone = (): Error => new Error(`the night is gone from Redis ${options.target.display} (restarted without persistence, or flushed): its jobs' results are lost; run the night again`);
+    const isGone = async (): Promise<boolean> => (await redis.exists(nightKey)) === 0;
+
+    const flow = new FlowProducer({ connection: conn, prefix: PREFIX });
+    flow.on('error', () => undefined);
+    closers.push(() => flow.close());
+    try {
+      await flow.add(nightFlow(plan, options.shared));
+      await releaseStranded();
+    } catch (err) {
+      // a flush while the night is queued fails BullMQ's own calls first ("Missing key for parent job")
+      if (await isGone().catch(() => false)) throw gone();
+      throw err;
+    }
+    emit({ kind: 'queued', jobs: jobs.size, reused });
+
     let checking = false;
     const watch = setInterval(() => {
       if (checking || collected) return;
       checking = true;
-      redis
-        .exists(nightKey)
-        .then((n) => n === 0 && !collected && broke(new Error(`the night is gone from Redis ${options.target.display} (restarted without persistence, or flushed): its jobs' results are lost; run the night again`)), () => undefined)
+      isGone()
+        .then((yes) => yes && !collected && broke(gone()), () => undefined)
         .finally(() => (checking = false));
     }, NIGHT_CHECK_MS);
     closers.push(async () => clearInterval(watch));
