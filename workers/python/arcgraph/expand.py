@@ -7,7 +7,6 @@ import numpy as np
 
 from .attempts import attempt_start, game_digest, reset_fault
 from .clicks import partition
-from .heldids import held_id_message
 from .identity import changed_part, module_state
 from .runtime import CLICK_BASE, LOST, PLAYING, GameError, offered_of, settled
 
@@ -535,7 +534,7 @@ class Expander:
         if changed is not None:
             message = _module_message(changed)
         elif again != d:
-            message = held_id_message(live[0]) or (
+            message = rt.lost_ids(live[0]) or (
                 'the same step taken again from the restored state gave another successor: the game is not '
                 'deterministic, or keeps state its snapshot does not hold (module globals, class attributes)')
         elif rt.status(again_live[0], again_fd, level) != status:
@@ -548,7 +547,7 @@ class Expander:
             # The root's successors are walked for ids the game keeps of its objects (lf52 keeps its new
             # objects' ids after a click; those kept at construction are found at load: runtime.held_ids)
             self.held_walks += 1
-            message = held_id_message(live[0])
+            message = rt.lost_ids(live[0])
             if message is None:
                 return
         else:

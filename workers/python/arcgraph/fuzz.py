@@ -3,7 +3,6 @@ drawn alike), every step checked: exceptions (with the traceback's last frame), 
 invalid frames, malformed FrameData, nondeterminism (a restored snapshot stepped again), identity
 stability (a restored snapshot has the same identity), and samples shipped back to be stepped again in
 another process."""
-from .heldids import held_id_message
 from .rng import Rng, draw_action
 from .runtime import LISTS_RESET, PLAYING, WON, GameError, offered_of, settled
 from .walks import Timing, code_of
@@ -94,7 +93,7 @@ def run_fuzz(rt, start, start_frame, level, seed, first_stream, steps, max_walk_
                     # A hang: the task stops here (the coordinator skips the level's random regimes).
                     result['hung'] = {'walk': walk, 'step': n, 'action': code}
                     # A restored copy may hang where the game does not (the shared lf52's undo)
-                    cause = held_id_message(live[0]) or rt.held_ids
+                    cause = rt.lost_ids(live[0]) or rt.held_ids
                     if cause:
                         result['hung']['cause'] = cause
                     result['steps'] = used
@@ -140,7 +139,7 @@ def check_restep(rt, pre, code, digest, frame, live, note, walk, n):
         again = rt.restore(pre)
         fd = rt.step(again, code)
         if not fd.frame or rt.digest(again, settled(fd)) != digest:
-            cause = held_id_message(live[0]) or rt.held_ids
+            cause = rt.lost_ids(live[0]) or rt.held_ids
             note('nondeterminism', f'stepping the same state with the same action again gave another successor{f": {cause}" if cause else ""}', walk, n, code)
             return
         copy = rt.restore(rt.pack(live))

@@ -130,7 +130,8 @@ class Host:
             raise GameError('exception', f'level {level} offers {offered} at its start, not {rt.offered} as the game did when loaded: arcgraph '
                             'explores one set of actions for a game (ARC games keep available_actions fixed), so it cannot explore this level', '')
         reply = {'levelStart': how, 'score': game._score, 'status': rt.start_status(game, level)}
-        blobs = [rt.pack(live), rt.digest(live, frame), frame.astype('uint8').tobytes()]
+        digest = rt.digest(live, frame)  # first: a walk that meets a kept id() makes the pack carry its object
+        blobs = [rt.pack(live), digest, frame.astype('uint8').tobytes()]
         if header.get('orderFree'):
             # the start's identity with its dicts' entries in key order (the hash-seed check's)
             blobs.append(rt.digest(live, frame, dict_order=False))
@@ -180,7 +181,8 @@ class Host:
         live = rt.restore(blobs[0])
         fd = rt.step(live, int(header['action']))
         status = rt.status(live[0], fd, int(header['level']))
-        return {'status': status, 'layers': len(fd.frame), 'score': live[0]._score, 'state': fd.state.name}, [rt.pack(live), rt.digest(live, settled(fd)), _frames(fd)]
+        digest = rt.digest(live, settled(fd))  # before the pack, as in op_level
+        return {'status': status, 'layers': len(fd.frame), 'score': live[0]._score, 'state': fd.state.name}, [rt.pack(live), digest, _frames(fd)]
 
     def op_session(self, header, blobs):
         """`open` a session at a level, `act` one action in it, or take its `state` (snapshot and identity)."""

@@ -354,7 +354,7 @@ def _kind(t):
 class Walker:
     """One canonical walk: appends tokens to `out`; objects seen before become back references."""
 
-    __slots__ = ('out', 'seen', 'cells', 'uuids', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale', 'dict_order')
+    __slots__ = ('out', 'seen', 'cells', 'uuids', 'keep', 'shared', 'game_type', 'level_type', 'sprite_type', 'game_skip', 'layers_change', 'hidden', 'stale', 'dict_order', 'addresses')
 
     def __init__(self, shared, game_type, level_type, sprite_type, game_skip=None, layers_change=False, dict_order=True):
         self.game_skip = GAME_SKIP if game_skip is None else game_skip
@@ -381,6 +381,8 @@ class Walker:
         # The type of a dict key or set member whose lookup fails (its hash changed after it was put in):
         # a snapshot rebuilds the dict and finds it again (the explorer warns).
         self.stale = None
+        # Whether an int that looks like an object address was met (masked): the game may keep id()s.
+        self.addresses = False
 
     def key_bytes(self, value):
         """A dict key or set member on its own (for sorting). Objects met inside it get back references
@@ -420,7 +422,11 @@ class Walker:
         k = _kind(t)
         if k == INT:
             v = int(v)
-            out.append(b'i?;' if _looks_like_address(v) else b'i%d;' % v)
+            if _looks_like_address(v):
+                out.append(b'i?;')
+                self.addresses = True
+            else:
+                out.append(b'i%d;' % v)
         elif k == STR:
             if len(v) == 36 and _UUID.fullmatch(v):
                 # A uuid (the engine names an unnamed sprite with a fresh one: another in every process)
@@ -1128,6 +1134,9 @@ class Identity:
         self.last_hidden = None
         # The type of a dict key or set member the last walk found stale (Walker.stale), for the explorer.
         self.last_stale = None
+        # Whether any walk met an int that looks like an object address (Walker.addresses): the runtime's
+        # snapshots then carry the objects whose ids a state keeps.
+        self.addresses = False
         self.shared = registry.ids
         self.engine_defaults = getattr(registry, 'defaults', [])
         self.mode = mode
@@ -1151,6 +1160,8 @@ class Identity:
         w.walk(game)
         self.last_hidden = w.hidden
         self.last_stale = w.stale
+        if w.addresses:
+            self.addresses = True
         return b''.join(w.out)
 
     def walk_unshared(self, value):

@@ -12,7 +12,7 @@ import traceback
 
 import numpy as np
 
-from .heldids import held_id_message
+from .heldids import held_id, held_id_message, kept_objects
 from .identity import Identity, changed_part, module_state, shared_levels
 from .loader import Game
 from .snapshot import Registry, Snapshots
@@ -338,12 +338,13 @@ class Runtime:
         # left them (a game may seed them there).
         self.rng_start = np.random.get_state()
         self.py_start = random.getstate()
-        # Object ids the game keeps, looked for in its first construction, never copied: in a restored
-        # copy they point at nothing, and nothing tells them from other ints (fixture id01).
-        self.held_ids = held_id_message(base)
+        # Object ids the game keeps, looked for in its first construction, never copied: a snapshot
+        # carries their objects, and a restored copy its own objects' ids (fixture id01).
+        holds_ids = held_id(base) is not None
         self.registry = Registry(L, base, L.ActionInput())
         self.registry.adopt(base)
         self.snapshots = Snapshots(self.registry, compress=compress, game_file=L.file)
+        self.snapshots.keeps_ids = holds_ids
         self.identity = Identity(self.registry, base, identity, source=L.source)
         watch_layers()
         _LAYER_WATCH[0] = not self.identity.layers_change
@@ -381,6 +382,7 @@ class Runtime:
             self.unpicklable = f'{type(err).__name__}: {err}'
         # Why the first state of a pickling game that would not pickle (sent as a path) would not.
         self.unpicklable_later = None
+        self.held_ids = self.lost_ids(base) if holds_ids else None
         self._start_warning = False  # not checked yet (start_warning)
         self._first = base  # the first construction, never stepped: start_warning compares a second with it
         self.step_limit = 0.0
@@ -436,7 +438,29 @@ class Runtime:
     # or (numpy's state or None, random's state or None), each once the game drew from that RNG
 
     def _pack(self, game, rng):
+        if self.identity.addresses:  # a walk met what may be an id() the game keeps
+            self.snapshots.keeps_ids = True
         return self.snapshots.dumps(game, rng)
+
+    def lost_ids(self, game):
+        """Why a restored copy of `game` is not the game (heldids.held_id_message) when it keeps id() of
+        its objects and a snapshot's round trip does not give the copy's own objects' ids back in their
+        place (an id held where only C reaches); None when it keeps none, or they survive. A game that
+        travels as its action path rebuilds its objects, and their ids, by playing."""
+        message = held_id_message(game)
+        if message is None or not self.pickling:
+            return None
+        shared = self.registry.ids
+        snapshots = self.snapshots
+        snapshots.keeps_ids = True
+        try:
+            held = len(kept_objects(game, shared))
+            copy = snapshots.loads(snapshots.dumps(game))
+            if snapshots.unmapped == 0 and len(kept_objects(copy, shared)) >= held:
+                return None
+        except Exception:  # noqa: BLE001 - a check that explains: the message stands
+            pass
+        return message
 
     def pack(self, live):
         if self.pickling:

@@ -53,7 +53,8 @@ class Session:
 
     def snapshot(self):
         """The live state as a snapshot and its identity (its last frame's)."""
-        return self.rt.pack(self.live), self.rt.digest(self.live, self.frame)
+        digest = self.rt.digest(self.live, self.frame)  # before the pack (host.op_level)
+        return self.rt.pack(self.live), digest
 
 
 def settled_of(frames):

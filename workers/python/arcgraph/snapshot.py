@@ -10,12 +10,17 @@ from enum import Enum
 
 import numpy as np
 
+from .heldids import kept_objects, remap_ids
 from .loader import PRISTINE_IDS
 
 _NDARRAY = np.ndarray
 
 PICKLE = 1
 PICKLE_ZLIB = 2
+# A pickle of (state, {id: object}): the objects whose ids the state holds (heldids), remapped on loading.
+# (3 and 4 are the runtime's path kinds.)
+PICKLE_IDS = 5
+PICKLE_IDS_ZLIB = 6
 
 _REGISTRY = {}  # key -> shared object, the same in every host process of a game
 _CODE = {}  # code key -> code object of the game's module
@@ -338,6 +343,11 @@ class Snapshots:
         # first such object's type.
         self.hooked = False
         self.hooked_type = None
+        # Whether the game may keep id() of its objects (set by the runtime once a state held an int that
+        # looks like an address): each snapshot then looks for them and carries their objects.
+        self.keeps_ids = False
+        # How many kept ids the last loads could not rewrite (heldids.remap_ids).
+        self.unmapped = 0
 
     def dumps(self, game, extra=None):
         """The game object, or (game, extra) when extra is not None."""
@@ -349,22 +359,36 @@ class Snapshots:
         try:
             buf = io.BytesIO()
             buf.write(b'\x01')
+            payload = game if extra is None else (game, extra)
+            kept = kept_objects(payload, self.registry.ids) if self.keeps_ids else None
+            if kept:
+                buf.seek(0)
+                buf.write(b'\x05')
+                payload = (payload, kept)
             pickler = _Pickler(buf, self.registry.ids, self.registry.default_ids, self.game_file)
-            pickler.dump(game if extra is None else (game, extra))
+            pickler.dump(payload)
             self.hooked = pickler.hooked
             self.hooked_type = pickler.hooked_type
         finally:
             game._action = action
         data = buf.getvalue()
         if self.compress:
-            return b'\x02' + zlib.compress(memoryview(data)[1:], 1)
+            return bytes((data[0] + 1,)) + zlib.compress(memoryview(data)[1:], 1)
         return data
 
     def loads(self, data):
         kind = data[0]
         body = memoryview(data)[1:]
-        if kind == PICKLE_ZLIB:
+        if kind in (PICKLE_ZLIB, PICKLE_IDS_ZLIB):
             body = zlib.decompress(body)
-        elif kind != PICKLE:
+        elif kind not in (PICKLE, PICKLE_IDS):
             raise ValueError(f'not a pickled snapshot (kind {kind})')
-        return pickle.loads(body)
+        obj = pickle.loads(body)
+        self.unmapped = 0
+        if kind >= PICKLE_IDS:
+            self.keeps_ids = True  # this process's snapshots of it carry them too
+            obj, kept = obj
+            new_ids = {old: id(o) for old, o in kept.items() if id(o) != old}
+            if new_ids:
+                self.unmapped = remap_ids(obj, new_ids, self.registry.ids)
+        return obj
