@@ -441,7 +441,8 @@ class Expander:
             # the explored start itself (game, frame, digest): attempts after the first may start apart from it
             live, frame = level_start(self.rt, level, path or None)[:2]
             first = (live[0], frame, game_digest(self.rt, live, frame))
-            reference = attempt_start(self.rt, level_start(self.rt, level, path or None)[0], level)
+            # a copy of it (its snapshot): a later level's start is a replay of every earlier level's win
+            reference = attempt_start(self.rt, self.rt.restore(self.rt.pack(live)), level)
             reference = reference and (reference, first)
         except GameError:
             reference = None
