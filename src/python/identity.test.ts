@@ -244,6 +244,11 @@ describe('the state identity sees hidden state wherever the game keeps it', () =
     // A game with neither (gr01 seeds the global random in its constructor): no warning (above).
   });
 
+  it('finds no difference between two constructions whose levels, built in the constructor, share a list through Level.clone (sh01)', async () => {
+    // The check once put the first construction's pristine levels into the second: a false "not deterministic" (probe L's pl15, a failed sweep).
+    for (const engine of ENGINES) expect(await level1(apart('sh01', engine))).toEqual({ nodes: 6, lost: 2, p: '1/4', warning: null });
+  });
+
   it('warns when the game follows string hash order, which ARC randomises per process (ho01 at its construction, ho02 in a move from the start, ho04 in a checked step past it)', async () => {
     // Pinned PYTHONHASHSEED=0 in every host, both gave one "exact" answer and no warning (the probe's pf12).
     // The truth under each seed, from Python itself: ho01's door is the first name of a frozenset (P(win) 2/door

@@ -415,7 +415,9 @@ class Runtime:
         except BaseException as err:  # noqa: BLE001 - the first construction did not raise: not deterministic either
             return (f'a second construction of the game raised ({game_error(err, L.file).describe()}) where the first '
                     'did not: the level start is not deterministic, so this graph is one run\'s')
-        self.registry.adopt(second)
+        # second's levels not being played stay its own clones: the first's are clones of its clean levels
+        # (Registry), each sharing what Level.clone shares (placeable_areas) with its own game's levels;
+        # the first's pristine copies in the second would share nothing there (probe L's pl15: a false warning)
         self.registry.adopt(first)
         module_after = module_state(self.identity, L.module)
         changed = changed_part(module_before, module_after)
