@@ -376,7 +376,7 @@ class Coordinator {
     }
     if (r.error) {
       const path = bfsPath(this.store.graph(this.game.actions), batch.ids[done.merged]);
-      throw new GameCrash(this.game.id, this.opened.level, [...path, ...(r.error.action >= 0 ? [r.error.action] : [])].map(codeName), r.error.message, r.error.kind);
+      throw new GameCrash(this.game.id, this.opened.level, [...path, ...(r.error.action >= 0 ? [r.error.action] : []), ...(r.error.after !== undefined ? [r.error.after] : [])].map(codeName), r.error.message, r.error.kind);
     }
   }
 

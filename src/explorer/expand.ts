@@ -121,8 +121,9 @@ export interface ExpandResult {
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
   /** Set when the game threw: which state of the batch, which action code, what it said (and, from a Python game, the fault: a crash unless said). */
-  /** The state's fault; `action` -1 when no step was under way (its decode or click targets failed). */
-  error?: { state: number; action: number; message: string; kind?: FaultKind };
+  /** The state's fault; `action` -1 when no step was under way (its decode or click targets failed);
+   *  `after`, an action stepped on that successor which faulted (RESET after a loss, as the agent sends it). */
+  error?: { state: number; action: number; after?: number; message: string; kind?: FaultKind };
   /** The batch's first sampled transition whose identity did not hold. */
   identity?: IdentityFault;
   /** Milliseconds its worker thread spent expanding it (pool workers say). */

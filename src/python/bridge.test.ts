@@ -691,6 +691,28 @@ describe('the Python side of the seeded player, sessions and random play', () =>
     expect(hang.reason).toMatch(/did not return within 1 s \(stopped by its alarm\)/);
   });
 
+  it('fails a level whose RESET after a loss (the agent\'s next attempt) crashes or hangs, naming the lost state\'s actions and RESET (rf01, rf02)', async () => {
+    // Before: a warning beside an exact P(win) of 1/8 that passed, and a hang waited out at every lost state.
+    const apart = (id: string): PythonGame => {
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', id), { engine: FIXTURE_ENGINE, stepSeconds: 1 });
+      opened.push(game);
+      return game;
+    };
+    const crash = (await exploreGraph(apart('rf01'), { level: 1, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect(crash).toBeInstanceOf(GameCrash);
+    expect([crash.kind, crash.actions]).toEqual(['crash', ['ACTION2', 'RESET']]);
+    expect(crash.reason).toMatch(/^ZeroDivisionError: .*\(rf01\.py:\d+ in on_set_level\)/);
+    const started = performance.now();
+    const hang = (await exploreGraph(apart('rf02'), { level: 1, workers: 1 }).catch((e: unknown) => e)) as GameCrash;
+    expect([hang.kind, hang.actions]).toEqual(['hang', ['ACTION2', 'RESET']]);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    // Random play steps the first lost episode's RESET too: the episode's fault, RESET last.
+    const { randomPlay } = await import('../random/index.js');
+    const played = (await randomPlay(apart('rf01'), { level: 1, steps: 2000, workers: 1, maxAttemptSteps: 10 }).catch((e: unknown) => e)) as GameCrash;
+    expect(played).toBeInstanceOf(GameCrash);
+    expect([played.kind, played.actions.at(-1), played.actions.at(-2)]).toEqual(['crash', 'RESET', 'ACTION2']);
+  });
+
   it('records and replays a session with the engine’s RESET and level progression', async () => {
     const { readRecording, recordActions, replayRecording, writeRecordingLines } = await import('../recording/index.js');
     const { mkdtempSync, rmSync } = await import('node:fs');

@@ -30,7 +30,7 @@ export interface BatchRecords {
   node: Int32Array;
   bytes: Uint8Array;
   bytesEnd: Uint32Array;
-  error?: { state: number; action: number; message: string; kind?: PyFaultKind };
+  error?: { state: number; action: number; after?: number; message: string; kind?: PyFaultKind };
   /** The first transition taken again from its restored state that gave another successor or status. */
   identity?: { state: number; action: number; message: string };
   /** The first transition to a lost state whose RESET (as the ARC agent sends it after GAME_OVER) does not lead where a fresh attempt starts. */
@@ -329,7 +329,7 @@ export class PythonLevel {
     if (identity) result.identity = { state: Number(identity.state), action: Number(identity.action), message: String(identity.message) };
     const attempts = m.header.attempts as BatchRecords['attempts'];
     if (attempts) result.attempts = { state: Number(attempts.state), action: Number(attempts.action), message: String(attempts.message) };
-    const error = m.header.error as { state: number; action: number; message: string; kind: string } | undefined;
+    const error = m.header.error as { state: number; action: number; after?: number; message: string; kind: string } | undefined;
     if (error) {
       // The records of the failed state are left out, as the explorer's own kernel leaves them.
       const padded = new Uint32Array(batch.ends.length);
@@ -338,7 +338,7 @@ export class PythonLevel {
       stepsPadded.set(result.steps);
       result.recordEnds = padded;
       result.steps = stepsPadded;
-      result.error = { state: error.state, action: error.action, message: error.message, kind: faultKindOf(error.kind) };
+      result.error = { state: error.state, action: error.action, ...(error.after !== undefined && { after: Number(error.after) }), message: error.message, kind: faultKindOf(error.kind) };
     }
     if (batch.rootFirst && this.otherSeed) {
       const warning = await this.hashOrderWarning(result, digests);

@@ -63,23 +63,20 @@ def reset_fault(rt, level, live, reference, message=attempts_message, first=None
     explored start: game, frame, digest), leads there but not to that start (the attempts after the
     first start elsewhere); None when it does, when the engine takes that RESET as the whole game's at
     a later level (back to level 1: another level's attempt), or when there is no reference. Steps
-    `live` on."""
+    `live` on. A RESET that raises or hangs raises GameError: the agent's next attempt is a crash of
+    the game, as a step's (the callers name the lost state's actions and RESET)."""
     if reference is None:
         return None
-    try:
-        fd = rt.step(live, RESET)
-        if not fd.frame or (fd.full_reset and level > 1):
-            return None
-        frame = settled(fd)
-        digest = game_digest(rt, live, frame)
-        if digest != reference[2]:
-            return message(kept_part(rt, live[0], frame, reference))
-        if first is not None and digest != first[2]:
-            return first_message(kept_part(rt, live[0], frame, first))
+    fd = rt.step(live, RESET)
+    if not fd.frame or (fd.full_reset and level > 1):
         return None
-    except GameError as err:
-        return (f'the engine\'s RESET after this GAME_OVER (as an ARC agent sends it) raised: {err.describe()}: '
-                'an agent cannot go on to another attempt')
+    frame = settled(fd)
+    digest = game_digest(rt, live, frame)
+    if digest != reference[2]:
+        return message(kept_part(rt, live[0], frame, reference))
+    if first is not None and digest != first[2]:
+        return first_message(kept_part(rt, live[0], frame, first))
+    return None
 
 
 def kept_part(rt, game, frame, reference):

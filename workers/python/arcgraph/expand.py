@@ -8,7 +8,7 @@ import numpy as np
 from .attempts import attempt_start, game_digest, reset_fault
 from .clicks import partition
 from .identity import changed_part, module_state
-from .runtime import CLICK_BASE, LOST, PLAYING, GameError, offered_of, settled
+from .runtime import CLICK_BASE, LOST, PLAYING, RESET, GameError, offered_of, settled
 
 CELLS = 4096
 STAT_KEYS = ('classes', 'samples', 'split', 'splitCells', 'unoffered')
@@ -423,7 +423,14 @@ class Expander:
                 self.identity_fault = self.module_step(snapshots[:done], keys, has_clicks, changed)
                 self.module_warned = exploration
         for s, code, live, d in lost:
-            message = self.reset_fault(level, live, d, attempts)
+            try:
+                message = self.reset_fault(level, live, d, attempts)
+            except GameError as err:
+                # the agent's RESET after this loss crashes or hangs the game: a fault of the level, as a
+                # step's, its actions the lost state's and RESET (probe L's pl32b, pl33)
+                if error is None or s < error['state']:
+                    error = {'state': s, 'action': code, 'after': RESET, 'message': err.describe(), 'kind': err.kind}
+                break
             if message is not None:
                 self.attempts_fault = {'state': s, 'action': code, 'message': message}
                 break

@@ -5,7 +5,7 @@ from array import array
 from .attempts import attempt_start, reset_fault, walks_message
 from .identity import changed_part, module_state
 from .rng import Rng, draw_action
-from .runtime import CLICK_BASE, PLAYING, WON, GameError
+from .runtime import CLICK_BASE, PLAYING, RESET, WON, GameError
 
 WALK_WON, WALK_LOST, WALK_CUT, WALK_THREW = 1, 2, 3, 4
 
@@ -68,7 +68,13 @@ def run_walks(rt, start, level, seed, first, count, max_steps, choices, timing):
         end.append(outcome)
         if outcome == WALK_LOST and kept is None and reference is not None:
             # one step more a lost episode, until one shows it
-            kept = reset_fault(rt, level, live, reference, walks_message)
+            try:
+                kept = reset_fault(rt, level, live, reference, walks_message)
+            except GameError as err:
+                # the agent's RESET after this loss crashes or hangs the game: the episode's fault
+                end[-1] = WALK_THREW
+                error = {'episode': first + i, 'actions': taken + [RESET], 'message': err.describe(), 'kind': err.kind}
+                break
     return steps, end, error, changed_part(module_before, module_state(rt.identity, rt.loaded.module)), kept
 
 
