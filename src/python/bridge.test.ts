@@ -100,7 +100,7 @@ describe('the Python bridge on the fixture games', () => {
     // tlb1's win is a button an interface draws in display coordinates (its label in the
     // background's colour), over cells whose sprites are the background's: classes by sprites alone
     // sample only background cells there and see no win.
-    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tlb1'), { engine: FIXTURE_ENGINE });
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tlb1'), { engine: FIXTURE_ENGINE, smallGrid: 0 });
     const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tlb1'), { engine: FIXTURE_ENGINE, clicks: 'all' });
     opened.push(game, all);
     const classes = await explore(game, { level: 1, workers: 2 });
@@ -206,7 +206,7 @@ describe('the Python bridge on the fixture games', () => {
 
   it("steps the middle of a click class three grid cells across, where a target's bullseye is (bt01)", async () => {
     // Its first, last, leftmost and rightmost cells all missed the middle: no win, an exact 0.
-    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt01'), { engine: FIXTURE_ENGINE });
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt01'), { engine: FIXTURE_ENGINE, smallGrid: 0 });
     opened.push(game);
     const r = await explore(game, { level: 1, workers: 1 });
     expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, ['ACTION6(24,24)'], '1/56']);
@@ -216,7 +216,7 @@ describe('the Python bridge on the fixture games', () => {
   it('steps a cell in each grid cell of a click class covering few grid cells, where a panel reacts at one (bt02), on both engines', async () => {
     // Its first, last, leftmost, rightmost and middle cells all missed grid cell (4, 4): no win, an exact 0.
     for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
-      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt02'), { engine });
+      const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'bt02'), { engine, smallGrid: 0 });
       opened.push(game);
       const r = await explore(game, { level: 1, workers: 1 });
       expect([r.nodes, r.shortestWin?.actions, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, ['ACTION6(32,32)'], '1/57']);
@@ -228,13 +228,13 @@ describe('the Python bridge on the fixture games', () => {
     // The floor's samples (first, last, edges, middle) fell where a click does nothing: rg02 gave
     // 1/9, rg01 51 edges and 690535/25641952.
     for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
-      const hitbox = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg02'), { engine });
+      const hitbox = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg02'), { engine, smallGrid: 0 });
       opened.push(hitbox);
       const r = await explore(hitbox, { level: 1, workers: 1 });
       expect([r.nodes, r.shortestWin?.actions.length, r.pWin.exact && `${r.pWin.exact.p}/${r.pWin.exact.q}`]).toEqual([3, 1, '9/17']);
       expect(r.python!.clicks).toMatchObject({ split: 1 });
     }
-    const step = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg01'), { engine: FIXTURE_ENGINE });
+    const step = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg01'), { engine: FIXTURE_ENGINE, smallGrid: 0 });
     const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'rg01'), { engine: FIXTURE_ENGINE, clicks: 'all' });
     opened.push(step, all);
     const classes = await explore(step, { level: 1, workers: 2 });
@@ -245,10 +245,23 @@ describe('the Python bridge on the fixture games', () => {
     expect(classes.transitions).toBeLessThan(cells.transitions / 100);
   });
 
+  it('steps every grid cell of a board of at most 64 grid cells, where a hit cell hides inside one drawn class (tr01: treasure under uniform sand)', async () => {
+    // By hand: 1 - (63/64)^3. Sampled (smallGrid 0), every sample misses: "no win is reachable", an exact 0 (probe L's pl01).
+    for (const engine of [FIXTURE_ENGINE, ...(hasArc ? [ARC_ENGINE] : [])]) {
+      const board = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tr01'), { engine });
+      const sampled = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'tr01'), { engine, smallGrid: 0 });
+      opened.push(board, sampled);
+      const r = await explore(board, { level: 1, workers: 1 });
+      expect([r.nodes, r.shortestWin?.length, `${r.pWin.exact!.p}/${r.pWin.exact!.q}`]).toEqual([7, 1, '12097/262144']);
+      expect(r.python!.clicks).toMatchObject({ samples: 0, split: 3 });
+      expect((await explore(sampled, { level: 1, workers: 1 })).pWin.exact).toMatchObject({ p: '0' });
+    }
+  });
+
   it.runIf(hasArc)("gives each tile of the real engine's placeable areas its own click class, though nothing draws them (pa01)", async () => {
     // The stand-in engine has no placeable areas. Left out, the area's cells were one class with the
     // background, whose samples all fell outside it: 2 states, no win reachable, an exact 0.
-    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'pa01'), { engine: ARC_ENGINE });
+    const game = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'pa01'), { engine: ARC_ENGINE, smallGrid: 0 });
     const all = openPythonGame(join(FIXTURE_ENGINE, 'apart', 'pa01'), { engine: ARC_ENGINE, clicks: 'all' });
     opened.push(game, all);
     const r = await explore(game, { level: 1, workers: 2 });

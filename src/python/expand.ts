@@ -203,7 +203,7 @@ export class PythonLevel {
       }
       if (root.status !== 'playing') return `the level start is the same ${where}`;
       const ends = Uint32Array.of(start.blobs[0].length);
-      return await game.runUnderOtherSeed({ op: 'expand', level, clicks: game.options.clicks, verify: game.options.verify }, [start.blobs[0], new Uint8Array(ends.buffer)], root.moves, this.stopped.signal);
+      return await game.runUnderOtherSeed({ op: 'expand', level, clicks: game.options.clicks, verify: game.options.verify, smallGrid: game.options.smallGrid }, [start.blobs[0], new Uint8Array(ends.buffer)], root.moves, this.stopped.signal);
     } catch (err) {
       if (!(err instanceof PythonError) || err.kind === 'interrupted') throw err;
       return `the level start failed ${where}: ${err.message}`;
@@ -308,7 +308,7 @@ export class PythonLevel {
     let m;
     try {
       // tagged with the batch's bytes (the explorer's batch holds them), so `running` names the batch a step is in
-      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true, startPath: game.startPath(this.level) ?? [] }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
+      m = await game.run(this.workers, { op: 'expand', level: this.level, clicks: game.options.clicks, verify: game.options.verify, smallGrid: game.options.smallGrid, exploration: this.exploration, check: batch.checkFirst ?? 0, root: batch.rootFirst === true, startPath: game.startPath(this.level) ?? [] }, [batch.states, new Uint8Array(batch.ends.buffer, batch.ends.byteOffset, batch.ends.byteLength)], steps, this.stopped.signal, batch.states);
     } catch (err) {
       // A step that never returned (its process was killed), or one that ended its process: the fault of the state it was on.
       const at = stoppedAt(err);

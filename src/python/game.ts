@@ -26,6 +26,8 @@ export interface PythonGameOptions extends PythonSettings {
   clicks?: ClickMode;
   /** Pseudo-random cells stepped to verify each click class of more than one cell, counting its last (default 1); a class wider than a grid cell also steps its leftmost and rightmost. */
   verify?: number;
+  /** Under `classes`: a camera showing at most this many grid cells has every class stepped once per grid cell, unsampled (default 64: an 8x8 board; 0: never). */
+  smallGrid?: number;
   /** A step running longer than this is stopped and reported (default 60 s). */
   stepSeconds?: number;
   /** Address-space limit of each process, MB (a game that eats memory raises MemoryError); 0 for none. */
@@ -128,7 +130,7 @@ export class PythonGame implements Game<PyState> {
   private readonly known = new Map<string, PyState>();
 
   constructor(readonly file: string, options: PythonGameOptions = {}) {
-    this.options = { identity: 'state', clicks: 'classes', verify: 1, stepSeconds: 60, ...options };
+    this.options = { identity: 'state', clicks: 'classes', verify: 1, smallGrid: 64, stepSeconds: 60, ...options };
     const flags = [
       ...(options.graphBuilder ? ['--graph-builder'] : []),
       ...(this.options.identity === 'frame' ? ['--identity', 'frame'] : []),

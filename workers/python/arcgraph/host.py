@@ -6,7 +6,7 @@ import sys
 import traceback
 from array import array
 
-from .expand import Expander, unoffered_acting
+from .expand import SMALL_GRID, Expander, unoffered_acting
 from .levels import level_start
 from .rng import Rng, draw_action
 from .runtime import LOST, MEMORY_HIT, PLAYING, GameError, Runtime, offered_of, settled
@@ -149,6 +149,7 @@ class Host:
 
     def op_expand(self, header, blobs):
         snaps = _split(blobs[0], _u32(blobs[1]))
+        self.expander.small_grid = int(header.get('smallGrid', SMALL_GRID))
         rec, steps, ends, error, totals = self.expander.run(int(header['level']), snaps, header.get('clicks', 'classes'), int(header.get('verify', 1)), header.get('exploration'), int(header.get('check', 0)), bool(header.get('root')), header.get('startPath'))
         reply = {'count': len(steps)}
         if self.expander.identity_fault:
