@@ -4,10 +4,17 @@ stdin/stdout (PROTOCOL.md). Standard library, numpy and the user's arcengine onl
 Usage: python3 -u arcgraph_host.py --game PATH [--graph-builder] [--identity state|frame]
        [--compress] [--memory-mb N] [--seed N] [--unoffered stay|step]
 """
-import argparse
-import os
-import sys
-import traceback
+import signal
+
+# A Ctrl-C (the terminal signals Node's children too) before the runtime installs its handler ends the
+# process by the signal, which Node reads as the user's stop: as a KeyboardInterrupt inside an import
+# (numpy's) it surfaced as "ImportError", a game that "crashed" (runtime._on_sigint takes over later).
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+import traceback  # noqa: E402
 
 # The real stdout carries the protocol alone: grab its descriptor, then point fd 1 and sys.stdout at
 # stderr so a game's prints (or a library's) can never corrupt a frame.
