@@ -357,14 +357,12 @@ class Snapshots:
         self.hooked = False
         self.hooked_type = None
         try:
-            buf = io.BytesIO()
-            buf.write(b'\x01')
             payload = game if extra is None else (game, extra)
             kept = kept_objects(payload, self.registry.ids) if self.keeps_ids else None
             if kept:
-                buf.seek(0)
-                buf.write(b'\x05')
                 payload = (payload, kept)
+            buf = io.BytesIO()
+            buf.write(bytes((PICKLE_IDS if kept else PICKLE,)))
             pickler = _Pickler(buf, self.registry.ids, self.registry.default_ids, self.game_file)
             pickler.dump(payload)
             self.hooked = pickler.hooked
